@@ -1,0 +1,21 @@
+# Reprs of leaves, non-leaves, 0-d, float64 and integer tensors.
+import torch
+
+a = torch.tensor([1.0, 2.5, -3.0], requires_grad=True)
+print(a)
+print(a * 2)
+print(a.sum())
+print(torch.tensor(3.0))
+print(torch.tensor(3.0, requires_grad=True))
+print(torch.tensor([1.5, 2.0], dtype=torch.float64))
+print(torch.tensor([1.5, 2.0], dtype=torch.float64, requires_grad=True))
+print(torch.tensor([1.5, 2.0], dtype=torch.float64, requires_grad=True) * 2)
+print(torch.tensor([1, 2, 3]))
+print(torch.tensor(7))
+print(torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True))
+print(torch.tensor([0.1, 100.0, 12345.0]))
+print(torch.tensor([1e-5, 1.0]))
+print(torch.zeros(2, 3))
+print(torch.arange(4))
+print(torch.tensor([True, False]))
+print(repr(torch.tensor([1.0, 2.0]).dtype), torch.tensor([1, 2]).dtype)
