@@ -1,0 +1,430 @@
+"""Turn the graph model into DOT (a `graphviz.Digraph`).
+
+One function per view: `backward_dot` and `forward_dot`. Looks live in `THEMES`;
+every node kind differs by shape or border as well as colour, so the drawing
+still reads in greyscale and for colour-blind readers (fills are tints of the
+Okabe-Ito palette). Labels are Graphviz HTML-like labels; every piece of text
+goes through `esc()`.
+
+Each node and edge gets a stable ``id=`` (the model's id) and a ``class=``
+(its kind), which end up in the SVG for later restyling.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+import graphviz
+
+from .graph import (
+    ForwardView,
+    FunctionInfo,
+    Graph,
+    SavedSlot,
+    TensorInfo,
+    shape_label,
+)
+
+# ------------------------------------------------------------------- themes
+
+
+# How each kind of node is drawn: (shape, style, border width). Kinds differ by
+# shape or border, not only by colour.
+SHAPES: dict[str, tuple[str, str, str]] = {
+    "fn": ("box", "rounded,filled", "1.2"),
+    "accumulate": ("box", "rounded,filled", "2.2"),
+    "op": ("ellipse", "filled", "1.2"),
+    "leaf": ("box", "filled", "2.2"),
+    "nonleaf": ("box", "filled", "1.2"),
+    "constant": ("box", "dashed,filled", "1.2"),
+    "saved": ("note", "filled", "1.2"),
+    "saved-freed": ("note", "dashed,filled", "1.2"),
+    "saved-stale": ("note", "filled", "2.2"),
+}
+
+
+@dataclass(frozen=True)
+class Theme:
+    background: str
+    text: str
+    muted: str  # secondary label text
+    edge: str
+    colors: dict[str, tuple[str, str]]  # kind -> (fill, border)
+
+
+THEMES: dict[str, Theme] = {
+    "light": Theme(
+        background="white",
+        text="#1a1a1a",
+        muted="#555555",
+        edge="#444444",
+        colors={
+            "fn": ("#ececec", "#555555"),
+            "accumulate": ("#ececec", "#007a5a"),
+            "op": ("#ececec", "#555555"),
+            "leaf": ("#bfe8d7", "#007a5a"),
+            "nonleaf": ("#cde6f7", "#0072b2"),
+            "constant": ("#f5f5f5", "#888888"),
+            "saved": ("#fbe3b3", "#a86f00"),
+            "saved-freed": ("#f5f5f5", "#888888"),
+            "saved-stale": ("#f7c6b3", "#c23b00"),
+        },
+    ),
+    "dark": Theme(
+        background="#1e1e1e",
+        text="#f0f0f0",
+        muted="#c0c0c0",
+        edge="#b8b8b8",
+        colors={
+            "fn": ("#3a3a3a", "#c8c8c8"),
+            "accumulate": ("#3a3a3a", "#3fd1a4"),
+            "op": ("#3a3a3a", "#c8c8c8"),
+            "leaf": ("#0d5c46", "#3fd1a4"),
+            "nonleaf": ("#17476b", "#56b4e9"),
+            "constant": ("#2a2a2a", "#8a8a8a"),
+            "saved": ("#5c4510", "#e69f00"),
+            "saved-freed": ("#2a2a2a", "#8a8a8a"),
+            "saved-stale": ("#6b2a10", "#ff7a3d"),
+        },
+    ),
+}
+
+LEGEND_TEXT = {
+    "leaf": "leaf tensor (requires_grad)",
+    "nonleaf": "non-leaf tensor",
+    "constant": "tensor without grad",
+    "output": "output (double border)",
+    "fn": "grad_fn node",
+    "accumulate": "AccumulateGrad (writes leaf.grad)",
+    "op": "operation",
+    "saved": "saved tensor (_saved_*)",
+    "saved-freed": "saved tensor, freed",
+    "saved-stale": "saved tensor, changed in place",
+}
+
+FONT = "Helvetica"
+MONO = "Courier"
+MAX_ATTR_LINES = 5
+
+
+# ------------------------------------------------------------------- labels
+
+
+def esc(text: object) -> str:
+    """Escape text for an HTML-like label: ``<``, ``>``, ``&`` and quotes."""
+    return html.escape(str(text), quote=True)
+
+
+class _Label:
+    """Builds an HTML-like label, one table row per line; escapes all text."""
+
+    def __init__(self, theme: Theme) -> None:
+        self.theme = theme
+        self.rows: list[str] = []
+
+    def title(self, text: str) -> _Label:
+        self.rows.append(f"<td><b>{esc(text)}</b></td>")
+        return self
+
+    def small(self, text: str) -> _Label:
+        c = self.theme.muted
+        self.rows.append(
+            f'<td><font point-size="10" color="{c}">{esc(text)}</font></td>'
+        )
+        return self
+
+    def mono(self, text: str) -> _Label:
+        """Numbers, one row per line, left-aligned inside a centred block."""
+        body = "<br/>".join(esc(r) for r in text.splitlines())
+        font = f'<font face="{MONO}" point-size="10">{body}</font>'
+        self.rows.append(f'<td balign="left">{font}</td>')
+        return self
+
+    def html(self) -> str:
+        rows = "".join(f"<tr>{r}</tr>" for r in self.rows)
+        table = '<table border="0" cellborder="0" cellspacing="0" cellpadding="1">'
+        return f"<{table}{rows}</table>>"
+
+
+def _tensor_label(t: TensorInfo, theme: Theme, show_values: bool) -> str:
+    lab = _Label(theme).title(t.label)
+    meta = []
+    if t.name is not None and t.shape is not None:
+        meta.append(shape_label(t.shape))
+    if t.dtype:
+        meta.append(t.dtype)
+    if t.version:
+        meta.append(f"_version={t.version}")
+    if meta:
+        lab.small(" ".join(meta))
+    if show_values and t.value:
+        lab.mono(t.value)
+    if t.grad is not None:
+        lab.small("grad:").mono(t.grad)
+    flags = []
+    if t.retains_grad:
+        flags.append("retains_grad")
+    if t.hooks:
+        flags.append(f"hooks: {t.hooks}")
+    if flags:
+        lab.small(", ".join(flags))
+    return lab.html()
+
+
+def _attr_lines(f: FunctionInfo) -> list[str]:
+    items = [f"{k}={v}" for k, v in f.attrs.items()]
+    items += [f"metadata[{k!r}]={v}" for k, v in f.metadata.items()]
+    if len(items) > MAX_ATTR_LINES:
+        extra = len(items) - MAX_ATTR_LINES + 1
+        items = items[: MAX_ATTR_LINES - 1] + [f"(+{extra} more)"]
+    return items
+
+
+def _function_label(f: FunctionInfo, theme: Theme, show_attrs: bool) -> str:
+    lab = _Label(theme).title(f.name)
+    if show_attrs:
+        for line in _attr_lines(f):
+            lab.small(line)
+    if f.hooks:
+        lab.small(f"hooks: {f.hooks}")
+    return lab.html()
+
+
+def _saved_label(s: SavedSlot, g: Graph, theme: Theme, show_values: bool) -> str:
+    lab = _Label(theme).title(s.attr)
+    if s.state == "freed":
+        return lab.small("freed by backward()").html()
+    if s.state == "stale":
+        lab.small(f"changed in place after saving (saved at v{s.saved_version})")
+        return lab.html()
+    t = g.tensors[s.tensor] if s.tensor else None
+    if t is not None:
+        lab.small(f"{shape_label(t.shape)} {t.dtype} saved at v{s.saved_version}")
+        if t.name is not None:
+            lab.small(f"is {t.name}")
+        if show_values and t.value:
+            lab.mono(t.value)
+    return lab.html()
+
+
+# ------------------------------------------------------------------- digraph
+
+
+def _new_digraph(name: str, theme: Theme, rankdir: str, size: str | None):
+    graph_attr = {
+        "rankdir": rankdir,
+        "bgcolor": theme.background,
+        "fontname": FONT,
+        "fontcolor": theme.text,
+        "nodesep": "0.3",
+        "ranksep": "0.35",
+        "pad": "0.2",
+    }
+    if size:
+        graph_attr["size"] = size
+    return graphviz.Digraph(
+        name,
+        graph_attr=graph_attr,
+        node_attr={
+            "fontname": FONT,
+            "fontsize": "12",
+            "fontcolor": theme.text,
+            "margin": "0.12,0.06",
+        },
+        edge_attr={
+            "color": theme.edge,
+            "fontname": FONT,
+            "fontsize": "10",
+            "fontcolor": theme.muted,
+            "arrowsize": "0.7",
+        },
+    )
+
+
+def _node(
+    dot,
+    nid: str,
+    label: str,
+    kind: str,
+    theme: Theme,
+    classes: str = "",
+    output: bool = False,
+) -> None:
+    shape, style, penwidth = SHAPES[kind]
+    fill, border = theme.colors[kind]
+    dot.node(
+        nid,
+        label=label,
+        id=nid,
+        **{"class": f"{kind} {classes}".strip()},
+        shape=shape,
+        style=style,
+        fillcolor=fill,
+        color=border,
+        penwidth=penwidth,
+        peripheries="2" if output else "1",
+    )
+
+
+def _legend(dot, kinds: list[str], theme: Theme, prefix: str, rankdir: str) -> None:
+    """A column of sample nodes, one per kind used in the drawing."""
+    with dot.subgraph(name="cluster_legend") as leg:
+        leg.attr(
+            label="Legend",
+            style="rounded,dashed",
+            color=theme.muted,
+            fontsize="12",
+            id=f"{prefix}legend",
+            fontcolor=theme.text,
+        )
+        names = []
+        for kind in kinds:
+            nid = f"{prefix}legend-{kind}"
+            base = "nonleaf" if kind == "output" else kind
+            _node(
+                leg,
+                nid,
+                f"<{esc(LEGEND_TEXT[kind])}>",
+                base,
+                theme,
+                "legend",
+                output=kind == "output",
+            )
+            names.append(nid)
+        if rankdir in ("LR", "RL"):  # one rank is a column
+            with leg.subgraph() as column:
+                column.attr(rank="same")
+                for n in names:
+                    column.node(n)
+        else:  # stack them with invisible edges
+            for a, b in zip(names, names[1:], strict=False):
+                leg.edge(a, b, style="invis")
+
+
+def _tensor_kinds(tensors: list[TensorInfo]) -> list[str]:
+    kinds = [
+        k for k in ("leaf", "nonleaf", "constant") if any(t.kind == k for t in tensors)
+    ]
+    if any(t.is_output for t in tensors):
+        kinds.append("output")
+    return kinds
+
+
+def backward_dot(
+    g: Graph,
+    *,
+    theme: str = "light",
+    rankdir: str = "TB",
+    show_saved: bool = True,
+    show_values: bool = True,
+    show_attrs: bool = True,
+    legend: bool = False,
+    size: str | None = None,
+    prefix: str = "",
+) -> graphviz.Digraph:
+    """The backward graph: grad_fn nodes, AccumulateGrad, leaves, saved tensors."""
+    th = THEMES[theme]
+    dot = _new_digraph("backward", th, rankdir, size)
+    p = prefix
+    multi = g.multi_output()
+    for f in g.functions.values():
+        kind = "accumulate" if f.is_accumulate_grad else "fn"
+        _node(dot, p + f.id, _function_label(f, th, show_attrs), kind, th, "function")
+    shown = [g.tensors[tid] for tid in g.shown_tensors]
+    for t in shown:
+        label = _tensor_label(t, th, show_values)
+        _node(dot, p + t.id, label, t.kind, th, "tensor", output=t.is_output)
+    shown_ids = {t.id for t in shown}
+    # Gradient flow: a node passes gradients to its next_functions.
+    for e in g.edges:
+        if e.dst is None:
+            continue
+        label = f"output_nr={e.output_nr}" if e.dst in multi else None
+        dot.edge(p + e.src, p + e.dst, id=p + e.id, label=label, **{"class": "next"})
+    for f in g.functions.values():
+        if f.variable is not None:
+            dot.edge(
+                p + f.id,
+                p + f.variable,
+                id=f"{p}e-{f.id}-variable",
+                label="variable",
+                color=th.colors["leaf"][1],
+                **{"class": "variable"},
+            )
+    for t in shown:
+        if t.producer is not None:
+            fid, nr = t.producer
+            label = "grad_fn" if fid not in multi else f"grad_fn, output_nr={nr}"
+            dot.edge(
+                p + t.id,
+                p + fid,
+                id=f"{p}e-{t.id}-grad_fn",
+                label=label,
+                style="dashed",
+                **{"class": "grad-fn"},
+            )
+    kinds = ["fn"] + (
+        ["accumulate"]
+        if any(f.is_accumulate_grad for f in g.functions.values())
+        else []
+    )
+    if show_saved:
+        for s in g.saved.values():
+            kind = "saved" if s.state == "ok" else f"saved-{s.state}"
+            if kind not in kinds:
+                kinds.append(kind)
+            _node(dot, p + s.id, _saved_label(s, g, th, show_values), kind, th, "saved")
+            dot.edge(
+                p + s.node,
+                p + s.id,
+                id=f"{p}e-{s.id}",
+                dir="none",
+                style="dashed",
+                color=th.colors["saved"][1],
+                **{"class": "saved"},
+            )
+            if s.tensor in shown_ids:  # linked to its tensor, never merged
+                dot.edge(
+                    p + s.id,
+                    p + s.tensor,
+                    id=f"{p}e-{s.id}-is",
+                    dir="none",
+                    style="dotted",
+                    weight="0",
+                    **{"class": "same-tensor"},
+                )
+    if legend:
+        _legend(dot, _tensor_kinds(shown) + kinds, th, p, rankdir)
+    return dot
+
+
+def forward_dot(
+    fv: ForwardView,
+    *,
+    theme: str = "light",
+    rankdir: str = "TB",
+    show_values: bool = True,
+    legend: bool = False,
+    size: str | None = None,
+    prefix: str = "",
+) -> graphviz.Digraph:
+    """The forward graph: tensors and the ops between them."""
+    th = THEMES[theme]
+    dot = _new_digraph("forward", th, rankdir, size)
+    p = prefix
+    for t in fv.tensors:
+        label = _tensor_label(t, th, show_values)
+        _node(dot, p + t.id, label, t.kind, th, "tensor", output=t.is_output)
+    for op in fv.ops:
+        label = _Label(th).title(op.op).small(op.name).html()
+        _node(dot, p + op.id, label, "op", th, "function")
+    op_ids = {op.id for op in fv.ops}
+    for e in fv.edges:
+        kind = "input" if e.dst in op_ids else "output"
+        # Label an op's outputs only when it has several (split, unbind...).
+        label = f"[{e.index}]" if e.src in fv.multi_output else None
+        dot.edge(p + e.src, p + e.dst, id=p + e.id, label=label, **{"class": kind})
+    if legend:
+        _legend(dot, _tensor_kinds(fv.tensors) + ["op"], th, p, rankdir)
+    return dot

@@ -1,0 +1,279 @@
+"""`Drawing`: what `backward_graph` / `forward_graph` return.
+
+A Drawing holds the graph model and the look (theme, direction, legend...). It
+shows itself inline in Jupyter as SVG, gives its DOT text (`.source`), and saves
+SVG / PNG / PDF / DOT files for slides (`.save("loss.pdf", size="slide")`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any, Literal
+
+import graphviz
+
+from . import render
+from .dot import THEMES, backward_dot, forward_dot
+from .graph import DEFAULT_MAX_NODES, Graph, build_graph, forward_view
+
+# Slide presets, in inches (Graphviz shrinks a larger drawing to fit).
+SIZES: dict[str, tuple[float, float]] = {
+    "slide": (13.333, 7.5),  # 16:9
+    "slide-4:3": (10.0, 7.5),
+    "half-slide": (6.5, 7.5),  # one column of a two-column slide
+}
+DEFAULT_DPI = 150
+FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot"}
+RANKDIRS = ("TB", "LR", "BT", "RL")
+
+Size = str | tuple[float, float] | None
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """How a drawing looks; `Drawing.save` can override any of them."""
+
+    theme: str = "light"
+    rankdir: str = "TB"
+    legend: bool | None = None  # None: off inline, on in saved files
+    size: Size = None
+    engine: str = "auto"
+    show_saved: bool = True
+    show_values: bool = True
+    show_attrs: bool = True
+    id_prefix: str = ""
+
+    def check(self) -> Options:
+        if self.theme not in THEMES:
+            raise ValueError(f"theme must be one of {list(THEMES)}, not {self.theme!r}")
+        if self.rankdir not in RANKDIRS:
+            raise ValueError(f"rankdir must be one of {RANKDIRS}, not {self.rankdir!r}")
+        if self.engine not in render.ENGINES:
+            raise ValueError(f"engine must be one of {render.ENGINES}")
+        _size_attr(self.size)
+        return self
+
+
+def _size_attr(size: Size) -> str | None:
+    """DOT ``size`` from a preset name or ``(width, height)`` in inches."""
+    if size is None:
+        return None
+    if isinstance(size, str):
+        if size not in SIZES:
+            raise ValueError(f"size must be one of {list(SIZES)} or (w, h) inches")
+        size = SIZES[size]
+    w, h = size
+    if not (w > 0 and h > 0):
+        raise ValueError(f"size must be positive, got {size!r}")
+    return f"{w:g},{h:g}"
+
+
+class Drawing:
+    """A drawn autograd graph: inline SVG in Jupyter, files for slides."""
+
+    def __init__(
+        self, graph: Graph, view: Literal["backward", "forward"], options: Options
+    ) -> None:
+        self.graph = graph
+        self.view = view
+        self.options = options.check()
+        self._svg: dict[Options, str] = {}
+
+    # -- DOT -------------------------------------------------------------
+
+    def _resolved(self, export: bool, **overrides: Any) -> Options:
+        given = {k: v for k, v in overrides.items() if v is not None}
+        opts = dataclasses.replace(self.options, **given).check()
+        if opts.legend is None:
+            opts = dataclasses.replace(opts, legend=export)
+        return opts
+
+    def digraph(self, _opts: Options | None = None) -> graphviz.Digraph:
+        """The `graphviz.Digraph` (as shown inline)."""
+        o = _opts or self._resolved(export=False)
+        common = dict(
+            theme=o.theme,
+            rankdir=o.rankdir,
+            show_values=o.show_values,
+            legend=bool(o.legend),
+            size=_size_attr(o.size),
+            prefix=o.id_prefix,
+        )
+        if self.view == "forward":
+            return forward_dot(forward_view(self.graph), **common)
+        return backward_dot(
+            self.graph, show_saved=o.show_saved, show_attrs=o.show_attrs, **common
+        )
+
+    @property
+    def source(self) -> str:
+        """DOT text of the drawing as shown inline."""
+        return self.digraph().source
+
+    # -- rendering ---------------------------------------------------------
+
+    def _svg_for(self, opts: Options) -> str:
+        if opts not in self._svg:
+            self._svg[opts] = render.svg(self.digraph(opts).source, opts.engine)
+        return self._svg[opts]
+
+    def svg(self) -> str:
+        """SVG text, laid out by `engine` (cached)."""
+        return self._svg_for(self._resolved(export=False))
+
+    def save(
+        self,
+        path: str | Path,
+        *,
+        size: Size = None,
+        dpi: float | None = None,
+        theme: str | None = None,
+        rankdir: str | None = None,
+        legend: bool | None = None,
+        engine: str | None = None,
+    ) -> Path:
+        """Write ``.svg``, ``.png``, ``.pdf`` or ``.dot`` (by extension).
+
+        ``size``: "slide" (16:9), "slide-4:3", "half-slide" or (w, h) inches;
+        ``dpi`` for PNG (default 150); the legend is on unless ``legend=False``.
+        Returns the path written.
+        """
+        path = Path(path)
+        fmt = FORMATS.get(path.suffix.lower())
+        if fmt is None:
+            raise ValueError(
+                f"cannot tell the format of {path.name!r}: use one of "
+                + ", ".join(FORMATS)
+            )
+        opts = self._resolved(
+            export=True,
+            size=size,
+            theme=theme,
+            rankdir=rankdir,
+            legend=legend,
+            engine=engine,
+        )
+        source = self.digraph(opts).source
+        if fmt == "dot":
+            data = source.encode("utf-8")
+        elif fmt == "svg":
+            data = self._svg_for(opts).encode("utf-8")
+        elif fmt == "png":
+            data = render.png(source, opts.engine, dpi or DEFAULT_DPI)
+        elif render.find_engine(opts.engine)[0] == "system":
+            data = render.pdf(source, opts.engine)
+        else:
+            data = render.svg_to_pdf(self._svg_for(opts))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        return path
+
+    # -- Jupyter -----------------------------------------------------------
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        # Errors propagate: IPython shows the traceback instead of a blank cell.
+        return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
+
+    def __repr__(self) -> str:
+        g = self.graph
+        return (
+            f"<viz.Drawing {self.view} graph: {len(g.functions)} functions, "
+            f"{len(g.shown_tensors)} tensors, {len(g.saved)} saved>"
+        )
+
+
+def _drawing(view, outputs, params, max_nodes, **options) -> Drawing:
+    if len(outputs) == 1:
+        outputs = outputs[0]
+    opts = Options(**options).check()  # bad options fail before the walk
+    graph = build_graph(outputs, params=params, max_nodes=max_nodes)
+    return Drawing(graph, view, opts)
+
+
+def backward_graph(
+    *outputs: Any,
+    params: Any = None,
+    show_saved: bool = True,
+    show_values: bool = True,
+    show_attrs: bool = True,
+    theme: str = "light",
+    rankdir: str = "TB",
+    legend: bool | None = None,
+    size: Size = None,
+    engine: str = "auto",
+    max_nodes: int = DEFAULT_MAX_NODES,
+    id_prefix: str = "",
+) -> Drawing:
+    """Draw the graph autograd built behind ``outputs``.
+
+    Shows every grad_fn node by its PyTorch name, ``next_functions`` edges
+    (labelled with ``output_nr`` for multi-output nodes), ``AccumulateGrad``
+    nodes with their leaf ``variable``, the outputs (double border) with their
+    ``grad_fn``, saved tensors per (node, slot) with shape, values and version,
+    linked (dotted) to the leaf or output they are, and non-tensor saved
+    attributes (``exponent=2``, ``dim=(1,)``...). Hooks and ``retains_grad``
+    are written in the labels.
+
+    ``outputs``: tensors, or a tuple / list / dict of them (dict keys are names).
+    ``params``: dict name -> tensor (e.g. ``dict(model.named_parameters())``);
+    other tensors are labelled by their shape.
+    ``show_attrs``: the non-tensor saved attributes; ``show_values``: numbers.
+    ``theme``: "light" or "dark"; ``rankdir``: "TB", "LR", "BT" or "RL".
+    ``legend``: None means off inline and on in saved files.
+    ``engine``: "auto", "system" (Graphviz ``dot``) or "pure" (graphviz-pure).
+    ``max_nodes``: refuse larger graphs (raises `GraphTooLargeError`).
+    ``id_prefix``: prepended to SVG ids when several drawings share a page.
+    Works for minigrad and torch tensors (viz never imports either).
+    """
+    return _drawing(
+        "backward",
+        outputs,
+        params,
+        max_nodes,
+        show_saved=show_saved,
+        show_values=show_values,
+        show_attrs=show_attrs,
+        theme=theme,
+        rankdir=rankdir,
+        legend=legend,
+        size=size,
+        engine=engine,
+        id_prefix=id_prefix,
+    )
+
+
+def forward_graph(
+    *outputs: Any,
+    params: Any = None,
+    show_values: bool = True,
+    theme: str = "light",
+    rankdir: str = "TB",
+    legend: bool | None = None,
+    size: Size = None,
+    engine: str = "auto",
+    max_nodes: int = DEFAULT_MAX_NODES,
+    id_prefix: str = "",
+) -> Drawing:
+    """Draw the computation as written: tensors and the ops between them.
+
+    Leaves are green, non-leaf tensors blue, tensors without grad grey and
+    dashed; ops are ellipses named after the forward op (``Mul`` for
+    ``MulBackward0``). The forward graph is rebuilt from the backward one, so
+    constants that do not require grad are visible only when an op saved them
+    (``x * w`` saves ``x``); otherwise a "tensor" placeholder stands in. Other
+    arguments as in `backward_graph`.
+    """
+    return _drawing(
+        "forward",
+        outputs,
+        params,
+        max_nodes,
+        show_values=show_values,
+        theme=theme,
+        rankdir=rankdir,
+        legend=legend,
+        size=size,
+        engine=engine,
+        id_prefix=id_prefix,
+    )

@@ -1,0 +1,522 @@
+"""Read an autograd graph into plain dataclasses.
+
+`build_graph(outputs)` walks ``grad_fn`` / ``next_functions`` from the outputs and
+records what it sees: function nodes, tensors, saved-tensor slots and edges. It
+uses only PyTorch's public autograd surface (``grad_fn``, ``next_functions``,
+``variable``, ``_saved_*``, ``name()``, ``metadata``, ``is_leaf``, ...), so the
+same code reads real ``torch`` graphs and ``minigrad`` graphs. Nothing here
+imports torch, minigrad or graphviz.
+
+Both drawings come from this one model: the backward view draws it almost as
+is; `forward_view()` turns it back into "tensors and the ops between them".
+
+Ids (``f0``, ``t3``, ``f2-self``...) follow the walk order from the outputs, so
+they depend only on the graph's structure and are stable from run to run.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+DEFAULT_MAX_NODES = 3000
+
+
+class GraphTooLargeError(ValueError):
+    """The graph has more nodes than the caller allowed."""
+
+
+# --------------------------------------------------------------------------- model
+
+
+@dataclass
+class TensorInfo:
+    """One tensor the walk met: an output, a leaf, a param or a saved tensor."""
+
+    id: str
+    name: str | None  # from params= or an output dict; None means "use the shape"
+    shape: tuple[int, ...] | None  # None for tensors we only know exist
+    dtype: str
+    requires_grad: bool
+    is_leaf: bool
+    retains_grad: bool = False
+    version: int | None = None
+    value: str = ""  # short preview of the values
+    grad: str | None = None  # preview of .grad when it is populated
+    hooks: int = 0  # tensor hooks (register_hook, post-accumulate hooks)
+    is_output: bool = False
+    producer: tuple[str, int] | None = None  # (function id, output_nr)
+
+    @property
+    def kind(self) -> str:
+        """ "leaf" (requires grad), "nonleaf" or "constant" (no grad)."""
+        if not self.requires_grad:
+            return "constant"
+        return "leaf" if self.is_leaf else "nonleaf"
+
+    @property
+    def label(self) -> str:
+        return self.name if self.name is not None else shape_label(self.shape)
+
+
+@dataclass
+class SavedSlot:
+    """What one node saved under one name: ``node._saved_<slot>``."""
+
+    id: str  # "<function id>-<slot>"
+    node: str  # function id
+    slot: str  # "self", "other", "result", "indices[0]", ...
+    tensor: str | None  # TensorInfo id; None when it can no longer be read
+    state: str = "ok"  # "ok", "freed" (after backward) or "stale" (in-place)
+    saved_version: int | None = None
+    detail: str = ""  # error text for freed / stale slots
+
+    @property
+    def attr(self) -> str:
+        """The attribute to type: ``_saved_self`` or ``saved_tensors[0]``."""
+        if self.slot.startswith("tensors["):
+            return "saved_" + self.slot
+        return "_saved_" + self.slot
+
+
+@dataclass
+class FunctionInfo:
+    """One grad_fn node (``MulBackward0``, ``AccumulateGrad``, ...)."""
+
+    id: str
+    name: str  # PyTorch's name, e.g. "MulBackward0", "AccumulateGrad"
+    attrs: dict[str, str] = field(default_factory=dict)  # non-tensor saved values
+    saved: list[str] = field(default_factory=list)  # SavedSlot ids
+    variable: str | None = None  # AccumulateGrad only: the leaf's TensorInfo id
+    hooks: int = 0
+    metadata: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def is_accumulate_grad(self) -> bool:
+        return self.name == "AccumulateGrad"
+
+    @property
+    def op(self) -> str:
+        """The forward op's name: ``MulBackward0`` -> ``Mul``."""
+        return forward_op_name(self.name)
+
+
+@dataclass
+class Edge:
+    """``src.next_functions[input_nr] == (dst, output_nr)``; dst None = no grad."""
+
+    id: str
+    src: str
+    dst: str | None
+    input_nr: int
+    output_nr: int
+
+
+@dataclass
+class Graph:
+    functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    tensors: dict[str, TensorInfo] = field(default_factory=dict)
+    saved: dict[str, SavedSlot] = field(default_factory=dict)
+    edges: list[Edge] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)  # TensorInfo ids, in order
+    shown_tensors: list[str] = field(default_factory=list)  # outputs, leaves, params
+
+    def next_of(self, fid: str) -> list[Edge]:
+        return [e for e in self.edges if e.src == fid]
+
+    def multi_output(self) -> set[str]:
+        """Function ids whose outputs are reached through more than one output_nr."""
+        seen: dict[str, set[int]] = {}
+        for e in self.edges:
+            if e.dst is not None:
+                seen.setdefault(e.dst, set()).add(e.output_nr)
+        for t in self.tensors.values():
+            if t.producer is not None:
+                seen.setdefault(t.producer[0], set()).add(t.producer[1])
+        return {fid for fid, nrs in seen.items() if nrs != {0}}
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def forward_op_name(node_name: str) -> str:
+    """``MulBackward0`` -> ``Mul``; names without ``Backward`` are kept."""
+    return re.sub(r"Backward\d*$", "", node_name) or node_name
+
+
+def shape_label(shape: tuple[int, ...] | None) -> str:
+    if shape is None:
+        return "tensor"
+    return str(tuple(shape))  # "(2, 2)", "(3,)", "()" as Python prints them
+
+
+def is_tensor(obj: Any) -> bool:
+    """Duck-typed: anything with the tensor attributes autograd needs."""
+    return all(
+        hasattr(obj, a) for a in ("grad_fn", "requires_grad", "is_leaf", "shape")
+    )
+
+
+def _is_node(obj: Any) -> bool:
+    return hasattr(obj, "next_functions") and callable(getattr(obj, "name", None))
+
+
+def node_name(node: Any) -> str:
+    """PyTorch's node name without a C++ namespace (``torch::autograd::``)."""
+    try:
+        name = str(node.name())
+    except Exception:
+        name = type(node).__name__
+    return name.rsplit("::", 1)[-1]
+
+
+def _to_numpy(t: Any) -> np.ndarray:
+    d = t.detach() if hasattr(t, "detach") else t
+    if hasattr(d, "cpu"):
+        d = d.cpu()
+    try:
+        return np.asarray(d.numpy())
+    except Exception:
+        return np.asarray(d.tolist())
+
+
+def value_preview(t: Any, max_chars: int = 60) -> str:
+    """A few numbers of ``t`` (all of them when small)."""
+    try:
+        arr = _to_numpy(t)
+    except Exception as exc:  # e.g. a meta tensor
+        return f"<{type(exc).__name__}>"
+    if arr.size == 0:
+        return "[]"
+    with np.printoptions(precision=4, threshold=12, edgeitems=2, suppress=True):
+        text = np.array2string(arr, separator=", ", max_line_width=40)
+    if len(text) > max_chars:
+        text = text[: max_chars - 1] + "…"
+    return text
+
+
+def _dtype_name(t: Any) -> str:
+    return str(getattr(t, "dtype", "")).rsplit(".", 1)[-1]
+
+
+def _count_hooks(obj: Any, names: Iterable[str]) -> int:
+    """Count registered hooks in the hook dicts/lists named ``names``."""
+    total = 0
+    for name in names:
+        try:
+            hooks = getattr(obj, name, None)
+        except Exception:
+            continue
+        if isinstance(hooks, Mapping):
+            for v in hooks.values():
+                total += len(v) if isinstance(v, Mapping) else 1
+        elif isinstance(hooks, (list, tuple)):
+            total += len(hooks)
+    return total
+
+
+def _short_repr(value: Any, max_chars: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
+
+
+_VERSION_RE = re.compile(r"is at version (\d+); expected version (\d+)")
+
+
+# ------------------------------------------------------------------- the walk
+
+
+def flatten_outputs(outputs: Any) -> list[tuple[str | None, Any]]:
+    """(name, tensor) pairs from a tensor or a nested tuple / list / dict."""
+    found: list[tuple[str | None, Any]] = []
+
+    def visit(obj: Any, name: str | None) -> None:
+        if is_tensor(obj):
+            found.append((name, obj))
+        elif isinstance(obj, Mapping):
+            for k, v in obj.items():
+                visit(v, str(k))
+        elif isinstance(obj, (tuple, list)):
+            for v in obj:
+                visit(v, None)
+        else:
+            raise TypeError(
+                "viz expects tensors (or tuples, lists or dicts of tensors), got "
+                f"{type(obj).__module__}.{type(obj).__qualname__}"
+            )
+
+    visit(outputs, None)
+    if not found:
+        raise ValueError("viz needs at least one output tensor to draw")
+    return found
+
+
+def _param_pairs(params: Any) -> list[tuple[str, Any]]:
+    if params is None:
+        return []
+    pairs = list(params.items()) if isinstance(params, Mapping) else list(params)
+    for name, t in pairs:
+        if not is_tensor(t):
+            raise TypeError(
+                f"params[{name!r}] is not a tensor "
+                f"({type(t).__module__}.{type(t).__qualname__})"
+            )
+    return [(str(n), t) for n, t in pairs]
+
+
+class _Builder:
+    def __init__(self, params: list[tuple[str, Any]], max_nodes: int) -> None:
+        self.g = Graph()
+        self.max_nodes = max_nodes
+        self.fn_ids: dict[int, str] = {}  # id(node) -> function id
+        self.tensor_ids: dict[tuple, str] = {}  # _key(tensor) -> tensor id
+        self.alive: list[Any] = []  # keeps objects alive so id() stays unique
+        self.queue: deque[Any] = deque()
+        self.param_names = {self._key(t): name for name, t in params}
+        self.params = params
+
+    # Identity of a tensor: leaves by object, results by (grad_fn, output_nr),
+    # because PyTorch hands out a fresh object for a saved output.
+    def _key(self, t: Any) -> tuple:
+        self.alive.append(t)
+        fn = t.grad_fn
+        if fn is None:
+            return ("obj", id(t))
+        self.alive.append(fn)
+        return ("out", id(fn), int(getattr(t, "output_nr", 0)))
+
+    def function_id(self, node: Any) -> str:
+        fid = self.fn_ids.get(id(node))
+        if fid is None:
+            if len(self.fn_ids) >= self.max_nodes:
+                raise GraphTooLargeError(
+                    f"this graph has more than {self.max_nodes} autograd nodes; "
+                    "drawing it would be slow and unreadable. Draw a smaller part "
+                    "(e.g. one layer's output), or pass max_nodes=... to raise "
+                    "the limit."
+                )
+            fid = self.fn_ids[id(node)] = f"f{len(self.fn_ids)}"
+            self.alive.append(node)
+            self.queue.append(node)
+        return fid
+
+    def tensor(self, t: Any, name: str | None = None) -> str:
+        """Register ``t`` (once) and return its id."""
+        key = self._key(t)
+        tid = self.tensor_ids.get(key)
+        if tid is not None:
+            info = self.g.tensors[tid]
+            if name is not None and info.name is None:
+                info.name = name
+            return tid
+        tid = self.tensor_ids[key] = f"t{len(self.tensor_ids)}"
+        is_leaf = bool(t.is_leaf)
+        retains = bool(getattr(t, "retains_grad", False))
+        grad = None
+        if is_leaf or retains:  # reading .grad of other non-leaves warns
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                g = getattr(t, "grad", None)
+            grad = None if g is None else value_preview(g)
+        producer = None
+        if t.grad_fn is not None:
+            producer = (self.function_id(t.grad_fn), int(getattr(t, "output_nr", 0)))
+        self.g.tensors[tid] = TensorInfo(
+            id=tid,
+            name=name if name is not None else self.param_names.get(key),
+            shape=tuple(int(s) for s in t.shape),
+            dtype=_dtype_name(t),
+            requires_grad=bool(t.requires_grad),
+            is_leaf=is_leaf,
+            retains_grad=retains,
+            version=getattr(t, "_version", None),
+            value=value_preview(t),
+            grad=grad,
+            hooks=_count_hooks(t, ("_backward_hooks", "_post_accumulate_grad_hooks")),
+            producer=producer,
+        )
+        return tid
+
+    def show(self, tid: str) -> None:
+        if tid not in self.g.shown_tensors:
+            self.g.shown_tensors.append(tid)
+
+    def visit(self, node: Any) -> None:
+        fid = self.fn_ids[id(node)]
+        info = FunctionInfo(id=fid, name=node_name(node))
+        self.g.functions[fid] = info
+        variable = getattr(node, "variable", None)
+        if variable is not None and is_tensor(variable):
+            info.variable = self.tensor(variable)
+            self.show(info.variable)
+        self._read_saved(node, info)
+        info.hooks = _count_hooks(
+            node, [n for n in dir(node) if n.endswith("hooks") and n != "hooks"]
+        )
+        meta = getattr(node, "metadata", None)
+        if isinstance(meta, Mapping):
+            info.metadata = {str(k): _short_repr(v) for k, v in meta.items()}
+        for i, (nxt, nr) in enumerate(node.next_functions):
+            dst = None if nxt is None else self.function_id(nxt)
+            self.g.edges.append(Edge(f"e-{fid}-{i}", fid, dst, i, int(nr)))
+
+    def _read_saved(self, node: Any, info: FunctionInfo) -> None:
+        names = [n[len("_saved_") :] for n in dir(node) if n.startswith("_saved_")]
+        names.sort(key=lambda n: n != "self")  # dir() sorts; put `self` first
+        if not names and hasattr(node, "saved_tensors"):  # custom Function ctx
+            names = ["tensors"]
+        for slot in names:
+            attr = "saved_tensors" if slot == "tensors" else f"_saved_{slot}"
+            try:
+                value = getattr(node, attr)
+            except Exception as exc:  # freed by backward, or changed in place
+                self._add_slot(info, slot, None, exc)
+                continue
+            if is_tensor(value):
+                self._add_slot(info, slot, value)
+            elif isinstance(value, (tuple, list)) and any(map(is_tensor, value)):
+                for i, v in enumerate(value):
+                    if is_tensor(v):
+                        self._add_slot(info, f"{slot}[{i}]", v)
+                    else:
+                        info.attrs[f"{slot}[{i}]"] = _short_repr(v)
+            else:
+                info.attrs[slot] = _short_repr(value)
+
+    def _add_slot(
+        self, info: FunctionInfo, slot: str, t: Any, exc: Exception | None = None
+    ) -> None:
+        sid = f"{info.id}-" + re.sub(r"[^A-Za-z0-9_]+", "-", slot).strip("-")
+        s = SavedSlot(id=sid, node=info.id, slot=slot, tensor=None)
+        if exc is None:
+            s.tensor = self.tensor(t)
+            s.saved_version = self.g.tensors[s.tensor].version
+        else:
+            s.detail = str(exc).split(". ")[0]
+            m = _VERSION_RE.search(str(exc))
+            if m:
+                s.state, s.saved_version = "stale", int(m.group(2))
+            else:
+                s.state = "freed"
+        self.g.saved[sid] = s
+        info.saved.append(sid)
+
+    def run(self, outputs: list[tuple[str | None, Any]]) -> Graph:
+        for name, t in outputs:
+            tid = self.tensor(t, name)
+            self.g.tensors[tid].is_output = True
+            if tid not in self.g.outputs:
+                self.g.outputs.append(tid)
+            self.show(tid)
+        while self.queue:
+            self.visit(self.queue.popleft())
+        # Named params inside the graph are drawn too (e.g. a named intermediate).
+        for _, t in self.params:
+            key = self._key(t)
+            if key in self.tensor_ids or (key[0] == "out" and key[1] in self.fn_ids):
+                self.show(self.tensor(t))
+        self.alive.clear()
+        return self.g
+
+
+def build_graph(
+    outputs: Any, params: Any = None, max_nodes: int = DEFAULT_MAX_NODES
+) -> Graph:
+    """Walk the autograd graph behind ``outputs`` and return the model.
+
+    ``outputs``: a tensor, or a tuple / list / dict of them (dict keys name them).
+    ``params``: a dict (or pairs) name -> tensor, used to name tensors.
+    Raises `GraphTooLargeError` as soon as more than ``max_nodes`` function
+    nodes are found, so a huge graph is refused quickly.
+    """
+    pairs = flatten_outputs(outputs)
+    return _Builder(_param_pairs(params), max_nodes).run(pairs)
+
+
+# ---------------------------------------------------------------- forward view
+
+
+@dataclass
+class ForwardEdge:
+    id: str
+    src: str
+    dst: str
+    index: int  # input position (tensor -> op) or output_nr (op -> tensor)
+
+
+@dataclass
+class ForwardView:
+    """Tensors and the ops between them, as the student wrote the code."""
+
+    ops: list[FunctionInfo]
+    tensors: list[TensorInfo]
+    edges: list[ForwardEdge]
+    multi_output: set[str]
+
+
+def forward_view(g: Graph) -> ForwardView:
+    """Rebuild the forward computation from the backward graph.
+
+    Every grad_fn except AccumulateGrad is one op (``MulBackward0`` -> ``Mul``).
+    Its inputs are what ``next_functions`` points to: a leaf (via AccumulateGrad's
+    ``variable``) or another op's output. Intermediate tensors are known when
+    they were saved, named in ``params`` or given as outputs; otherwise they are
+    drawn without shape or values.
+
+    Limitation: inputs that do not require grad (constants, python numbers)
+    appear as ``None`` in ``next_functions``. They are shown only when the op
+    saved them (e.g. ``x * w`` saves ``x``), matched to the ``None`` inputs in
+    slot order; otherwise a placeholder "constant" is drawn.
+    """
+    tensors: dict[str, TensorInfo] = {}
+    by_producer = {t.producer: t for t in g.tensors.values() if t.producer}
+    edges: list[ForwardEdge] = []
+
+    def output_of(fid: str, nr: int) -> str:
+        t = by_producer.get((fid, nr))
+        if t is None:  # an intermediate nobody kept: draw it without data
+            f = g.functions[fid]
+            t = TensorInfo(f"{fid}-out{nr}", None, None, "", True, False)
+            t.producer = (fid, nr)
+            by_producer[(fid, nr)] = t
+            if f.is_accumulate_grad:  # unreachable in practice
+                t.is_leaf = True
+        tensors.setdefault(t.id, t)
+        return t.id
+
+    ops = [f for f in g.functions.values() if not f.is_accumulate_grad]
+    for op in ops:
+        constants = [
+            g.saved[sid].tensor
+            for sid in op.saved
+            if g.saved[sid].tensor is not None
+            and g.tensors[g.saved[sid].tensor].kind == "constant"
+        ]
+        for e in g.next_of(op.id):
+            if e.dst is None:
+                if constants:
+                    src = constants.pop(0)
+                    tensors.setdefault(src, g.tensors[src])
+                else:
+                    src = f"{op.id}-in{e.input_nr}"
+                    tensors[src] = TensorInfo(src, None, None, "", False, True)
+            elif g.functions[e.dst].is_accumulate_grad:
+                src = g.functions[e.dst].variable or output_of(e.dst, 0)
+                tensors.setdefault(src, g.tensors[src])
+            else:
+                src = output_of(e.dst, e.output_nr)
+            fe_id = f"fe-{src}-{op.id}-{e.input_nr}"
+            edges.append(ForwardEdge(fe_id, src, op.id, e.input_nr))
+    for tid in g.shown_tensors:  # outputs and params, even if unused by any op
+        tensors.setdefault(tid, g.tensors[tid])
+    for t in list(tensors.values()):
+        if t.producer is not None and t.producer[0] in g.functions:
+            fid, nr = t.producer
+            edges.append(ForwardEdge(f"fe-{fid}-{t.id}", fid, t.id, nr))
+    return ForwardView(ops, list(tensors.values()), edges, g.multi_output())

@@ -1,0 +1,122 @@
+"""Run a layout engine on DOT text: SVG and PNG, and PDF from the SVG.
+
+Engines, in the order ``engine="auto"`` tries them:
+
+* ``"system"``: Graphviz's ``dot`` on PATH (``apt install graphviz``).
+* ``"pure"``: the ``graphviz-pure`` binary from ``pip install graphviz-pure``
+  (a Rust port of Graphviz; no system package needed). It has no PDF output,
+  so PDF goes SVG -> PDF through svglib + reportlab (pure Python).
+
+Every failure raises `RenderError` saying what to install or what went wrong.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+ENGINES = ("auto", "system", "pure")
+TIMEOUT_S = 120.0
+
+
+class RenderError(RuntimeError):
+    """No engine, or the engine failed. The message says what to do."""
+
+
+def _pure_binary() -> str | None:
+    """Where pip put ``graphviz-pure``: PATH, then this interpreter's scripts."""
+    name = "graphviz-pure" + (".exe" if os.name == "nt" else "")
+    found = shutil.which(name)
+    if found:
+        return found
+    for folder in (sysconfig.get_path("scripts"), Path(sys.executable).parent):
+        candidate = Path(folder) / name
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return None
+
+
+def find_engine(engine: str = "auto") -> tuple[str, str]:
+    """Return ``(kind, executable)`` with kind "system" or "pure"."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    if engine in ("auto", "system"):
+        dot = shutil.which("dot")
+        if dot:
+            return "system", dot
+        if engine == "system":
+            raise RenderError(
+                "engine='system' needs Graphviz's `dot` on PATH (for example "
+                "`apt install graphviz` or `brew install graphviz`). Or use "
+                "engine='pure' after `pip install graphviz-pure`."
+            )
+    pure = _pure_binary()
+    if pure:
+        return "pure", pure
+    raise RenderError(
+        "No Graphviz layout engine found. Install one: `pip install graphviz-pure` "
+        "(no system package needed), or a system Graphviz (`apt install graphviz`)."
+    )
+
+
+def run_engine(
+    source: str, fmt: str, engine: str = "auto", dpi: float | None = None
+) -> bytes:
+    """Lay out ``source`` and return the bytes of ``fmt`` ("svg", "png", ...)."""
+    kind, exe = find_engine(engine)
+    cmd = [exe, f"-T{fmt}"]
+    if dpi:
+        cmd.append(f"-Gdpi={dpi:g}")
+    try:
+        proc = subprocess.run(
+            cmd, input=source.encode("utf-8"), capture_output=True, timeout=TIMEOUT_S
+        )
+    except subprocess.TimeoutExpired:
+        raise RenderError(
+            f"{Path(exe).name} did not finish within {TIMEOUT_S:.0f} s; the graph is "
+            "probably too large to lay out. Draw a smaller part of it."
+        ) from None
+    except OSError as exc:
+        raise RenderError(f"could not run {exe}: {exc}") from exc
+    err = proc.stderr.decode("utf-8", "replace").strip()
+    if proc.returncode != 0 or not proc.stdout:
+        raise RenderError(
+            f"{Path(exe).name} -T{fmt} failed (exit {proc.returncode}): "
+            f"{err or 'no output'}"
+        )
+    return proc.stdout
+
+
+def svg(source: str, engine: str = "auto") -> str:
+    return run_engine(source, "svg", engine).decode("utf-8")
+
+
+def png(source: str, engine: str = "auto", dpi: float | None = None) -> bytes:
+    return run_engine(source, "png", engine, dpi)
+
+
+def pdf(source: str, engine: str = "auto") -> bytes:
+    """PDF: system ``dot -Tpdf`` when that is the engine, else SVG -> svglib."""
+    if find_engine(engine)[0] == "system":
+        return run_engine(source, "pdf", engine)
+    return svg_to_pdf(svg(source, engine))
+
+
+def svg_to_pdf(svg_text: str) -> bytes:
+    """Convert SVG text to PDF bytes with svglib + reportlab (pure Python)."""
+    try:
+        from reportlab.graphics import renderPDF
+        from svglib.svglib import svg2rlg
+    except ImportError as exc:
+        raise RenderError(
+            f"PDF export needs svglib: `pip install svglib` ({exc})"
+        ) from exc
+    drawing = svg2rlg(io.BytesIO(svg_text.encode("utf-8")))
+    if drawing is None:
+        raise RenderError("svglib could not read the SVG produced by the engine")
+    return renderPDF.drawToString(drawing)
