@@ -16,6 +16,7 @@ they depend only on the graph's structure and are stable from run to run.
 
 from __future__ import annotations
 
+import inspect
 import re
 import warnings
 from collections import deque
@@ -226,6 +227,19 @@ def _short_repr(value: Any, max_chars: int = 40) -> str:
     return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
 
 
+def _is_saved_attr(node: Any, name: str) -> bool:
+    """``_saved_<slot>``, read through a property (not plain class data)."""
+    if not name.startswith("_saved_"):
+        return False
+    if name in getattr(node, "__dict__", {}):
+        return True
+    try:
+        static = inspect.getattr_static(type(node), name)
+    except AttributeError:
+        return True
+    return hasattr(static, "__get__") and not callable(static)
+
+
 _VERSION_RE = re.compile(r"is at version (\d+); expected version (\d+)")
 
 
@@ -367,7 +381,7 @@ class _Builder:
             self.g.edges.append(Edge(f"e-{fid}-{i}", fid, dst, i, int(nr)))
 
     def _read_saved(self, node: Any, info: FunctionInfo) -> None:
-        names = [n[len("_saved_") :] for n in dir(node) if n.startswith("_saved_")]
+        names = [n[len("_saved_") :] for n in dir(node) if _is_saved_attr(node, n)]
         names.sort(key=lambda n: n != "self")  # dir() sorts; put `self` first
         if not names and hasattr(node, "saved_tensors"):  # custom Function ctx
             names = ["tensors"]

@@ -109,9 +109,12 @@ def test_seed1_model(framework, seeds):
     e, params = seeds["seed1"](framework)
     g = build_graph(e, params=params)
     assert sorted(f.name for f in g.functions.values()) == [
-        "AccumulateGrad", "AccumulateGrad", "AccumulateGrad",
-        "MulBackward0", "MulBackward0",
-    ]  # fmt: skip
+        "AccumulateGrad",
+        "AccumulateGrad",
+        "AccumulateGrad",
+        "MulBackward0",
+        "MulBackward0",
+    ]
     assert edges(g) == SEED1_EDGES
     assert saved(g) == SEED1_SAVED
     assert g.functions["f0"].name == "MulBackward0"  # the root comes first
@@ -123,8 +126,13 @@ def test_seed1_model(framework, seeds):
         "24.",
     )
     leaves = {g.tensors[t].name: g.tensors[t].kind for t in g.shown_tensors}
-    assert leaves == {"e": "nonleaf", "a": "leaf", "b": "leaf", "d": "leaf",
-                      "c": "nonleaf"}  # fmt: skip
+    assert leaves == {
+        "e": "nonleaf",
+        "a": "leaf",
+        "b": "leaf",
+        "d": "leaf",
+        "c": "nonleaf",
+    }
 
 
 def test_seed2_model(framework, seeds):
@@ -145,8 +153,9 @@ def test_model_matches_pytorchs_own_graph(torch, seeds, seed):
     output, params = seeds[seed](torch)
     g = build_graph(output, params=params)
     assert edges(g) == torch_edges(output, params)
-    assert len(g.functions) == len({lab for e in edges(g) for lab in (e[0], e[2])}
-                                   - {None})  # fmt: skip
+    assert len(g.functions) == len(
+        {lab for e in edges(g) for lab in (e[0], e[2])} - {None}
+    )
 
 
 @pytest.mark.parametrize("seed", ["seed1", "seed2"])
@@ -246,7 +255,10 @@ def test_several_outputs_tuple_list_dict(framework):
         g = build_graph(outs)
         assert len(g.outputs) == 2
         assert {f.name for f in g.functions.values()} == {
-            "MulBackward0", "ExpBackward0", "AccumulateGrad"}  # fmt: skip
+            "MulBackward0",
+            "ExpBackward0",
+            "AccumulateGrad",
+        }
         # both outputs share one AccumulateGrad node
         assert sum(f.is_accumulate_grad for f in g.functions.values()) == 1
     g = build_graph({"y": y, "z": z})
@@ -311,6 +323,8 @@ def test_retains_grad_and_hooks_are_recorded(framework, needs):
     b.retain_grad()
     b.register_hook(lambda grad: grad)
     a.register_hook(lambda grad: grad)
+    if not hasattr(b, "_backward_hooks"):
+        pytest.skip(f"{framework.__name__} tensors have no _backward_hooks dict")
     g = build_graph(b.sum(), params={"a": a, "b": b})
     by_name = {t.name: t for t in g.tensors.values()}
     assert by_name["b"].retains_grad and by_name["b"].hooks == 1
