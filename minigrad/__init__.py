@@ -1,0 +1,132 @@
+"""minigrad: a small autograd engine on numpy with PyTorch's semantics and names.
+
+``import minigrad as torch`` runs PyTorch autograd lesson code and prints what
+PyTorch prints (with ``minigrad`` where PyTorch says ``torch``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import autograd, utils
+from ._dtype import (
+    bool,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    short,
+    uint8,
+)
+from ._tensor import Size, Tensor, matmul
+from ._tensor_str import get_printoptions, set_printoptions
+from .creation import (
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    seed,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+
+__version__ = "0.1.0"
+
+
+def is_tensor(obj: Any) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def numel(t: Tensor) -> int:
+    return t.numel()
+
+
+def _method(name: str) -> Any:
+    def fn(t: Tensor, *args: Any, **kwargs: Any) -> Any:
+        return getattr(t, name)(*args, **kwargs)
+
+    fn.__name__ = name
+    fn.__doc__ = f"``minigrad.{name}(t, ...)`` is ``t.{name}(...)``."
+    return fn
+
+
+# Functional spellings of Tensor methods: ``minigrad.exp(x)`` is ``x.exp()``.
+for _name in (
+    "add sub mul div neg exp log tanh sigmoid relu reciprocal sqrt abs sin cos sign "
+    "sum mean dot mm mv bmm pow square clone detach reshape t transpose permute "
+    "squeeze unsqueeze flatten select"
+).split():
+    globals()[_name] = _method(_name)
+del _name
+
+
+def rsub(input: Tensor, other: Any, alpha: Any = 1) -> Tensor:
+    """``other - alpha * input``."""
+    from ._tensor import _as_tensor
+    from .ops.arithmetic import RsubScalar, Sub
+
+    if isinstance(other, Tensor):
+        return Sub.apply(other, input, alpha) if alpha != 1 else other - input
+    return RsubScalar.apply(input, other, alpha)
+
+
+def true_divide(a: Tensor, b: Any) -> Tensor:
+    return a / b
+
+
+def is_floating_point(t: Tensor) -> bool:
+    return t.is_floating_point()
+
+
+def allclose(a: Tensor, b: Tensor, rtol: float = 1e-5, atol: float = 1e-8) -> bool:
+    return a.allclose(b, rtol=rtol, atol=atol)
+
+
+def equal(a: Tensor, b: Tensor) -> bool:
+    return a.equal(b)
+
+
+def set_warn_always(value: bool) -> None:
+    """Accepted for compatibility: minigrad's warnings always fire."""
+
+
+def is_warn_always_enabled() -> bool:
+    return True
+
+
+def get_default_dtype() -> dtype:
+    return float32
+
+
+def set_num_threads(n: int) -> None:
+    """Accepted for compatibility (numpy's BLAS threads are set by the environment)."""

@@ -1,0 +1,126 @@
+"""Helpers that let one backward formula run on numpy arrays or on Tensors.
+
+Operators (``+ - * / ** @``) already work on both; these cover the rest. On arrays
+they compute directly (the fast first-order path); on Tensors they call the Tensor
+method, so under ``create_graph=True`` the formula records a graph of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+ndarray = (np.ndarray, np.generic)  # numpy returns scalars for 0-d results
+
+
+def exp(x: Any) -> Any:
+    return np.exp(x) if isinstance(x, ndarray) else x.exp()
+
+
+def log(x: Any) -> Any:
+    return np.log(x) if isinstance(x, ndarray) else x.log()
+
+
+def sign(x: Any) -> Any:
+    return np.sign(x) if isinstance(x, ndarray) else x.sign()
+
+
+def sin(x: Any) -> Any:
+    return np.sin(x) if isinstance(x, ndarray) else x.sin()
+
+
+def cos(x: Any) -> Any:
+    return np.cos(x) if isinstance(x, ndarray) else x.cos()
+
+
+def scale(x: Any, s: Any) -> Any:
+    """``x * s`` for a Python number ``s`` (recorded as MulBackward1, like PyTorch)."""
+    if isinstance(x, ndarray):
+        return x * s
+    from .ops.arithmetic import MulScalar
+
+    return MulScalar.apply(x, s)
+
+
+def positive_mask(x: Any) -> Any:
+    """``x > 0`` as a 0/1 constant of x's dtype (relu's derivative)."""
+    data = x if isinstance(x, ndarray) else x._data
+    mask = (data > 0).astype(data.dtype)
+    return mask if isinstance(x, ndarray) else type(x)._make(mask, False)
+
+
+def expand(g: Any, shape: tuple) -> Any:
+    """Broadcast ``g`` to ``shape`` (the backward of a reduction)."""
+    if isinstance(g, ndarray):
+        return np.broadcast_to(g, shape)
+    return g.expand(shape)
+
+
+def reshape(g: Any, shape: tuple) -> Any:
+    return g.reshape(shape)
+
+
+def unsqueeze_dims(g: Any, dims: tuple, ndim: int) -> Any:
+    """Re-insert reduced dims (``keepdim=False`` backward) before expanding."""
+    shape = list(g.shape)
+    for d in sorted(dims):
+        shape.insert(d, 1)
+    return reshape(g, tuple(shape))
+
+
+def mT(x: Any) -> Any:  # noqa: N802 - PyTorch's name
+    """Swap the last two dims."""
+    return np.swapaxes(x, -1, -2) if isinstance(x, ndarray) else x.transpose(-1, -2)
+
+
+def outer(a: Any, b: Any) -> Any:
+    if isinstance(a, ndarray):
+        return np.multiply.outer(a, b)
+    return a.unsqueeze(-1) * b.unsqueeze(0)
+
+
+def sum_to(g: Any, shape: tuple) -> Any:
+    """Sum ``g`` down to ``shape``: undoes broadcasting in a gradient."""
+    lead = g.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(
+        i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1
+    )
+    if isinstance(g, ndarray):
+        if dims:
+            g = g.sum(axis=dims, keepdims=True)
+        return g.reshape(shape)
+    if dims:
+        g = g.sum(dims, keepdim=True)
+    return g if tuple(g.shape) == tuple(shape) else g.view(shape)
+
+
+def zeros(shape: tuple, like: Any) -> Any:
+    if isinstance(like, ndarray):
+        return np.zeros(shape, like.dtype)
+    return type(like)._make(np.zeros(shape, like._data.dtype), False)
+
+
+def index_add(g: Any, shape: tuple, key: Any) -> Any:
+    """Scatter ``g`` into zeros of ``shape`` at ``key`` (indexing's backward)."""
+    if isinstance(g, ndarray):
+        out = np.zeros(shape, g.dtype)
+        np.add.at(out, key, g)
+        return out
+    from .ops.shape import IndexPut
+
+    z = zeros(shape, g)
+    return IndexPut.apply(z, g, key, True)
+
+
+def u64(i: int) -> int:
+    """PyTorch reports negative ints saved in nodes as unsigned 64-bit values."""
+    return i % (1 << 64) if i < 0 else i
+
+
+def transpose(x: Any, d0: int, d1: int) -> Any:
+    return np.swapaxes(x, d0, d1) if isinstance(x, ndarray) else x.transpose(d0, d1)
+
+
+def permute(x: Any, dims: tuple) -> Any:
+    return np.transpose(x, dims) if isinstance(x, ndarray) else x.permute(dims)

@@ -1,0 +1,966 @@
+"""``Tensor``: a numpy array plus what autograd needs to know about it.
+
+A tensor is a *leaf* when no recorded operation produced it (``grad_fn is None``);
+only leaves that require grad get ``.grad`` filled by backward. A non-leaf knows
+which node made it (``grad_fn``) and which of that node's outputs it is
+(``output_nr``). Tensors that share memory (views, ``detach()``) share one version
+counter, bumped by every in-place change, so backward can tell that a value it
+saved has been overwritten.
+"""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from . import _dtype as dt
+from . import grad_mode
+from ._tensor_str import tensor_repr
+from .function import AccumulateGrad, Node, _check_inplace
+from .ops import arithmetic as A
+from .ops import linalg as L
+from .ops import pointwise as P
+from .ops import reduction as R
+from .ops import shape as S
+from .utils.hooks import RemovableHandle
+
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
+    "Its .grad attribute won't be populated during autograd.backward(). If you "
+    "indeed want the .grad field to be populated for a non-leaf Tensor, use "
+    ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
+    "mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+class VersionCounter:
+    """How many in-place changes the shared data has seen."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``minigrad.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"minigrad.Size({list(self)})"
+
+    def numel(self) -> int:
+        return int(np.prod(self, dtype=np.int64))
+
+
+def _scalar(value: Any) -> Tensor:
+    """A Python number as the 0-d tensor PyTorch wraps it into (``2`` -> int64)."""
+    return Tensor._make(np.asarray(value, dt.scalar_dtype(value).np), False)
+
+
+def _as_tensor(value: Any) -> Tensor:
+    return value if isinstance(value, Tensor) else _scalar(value)
+
+
+class Tensor:
+    __slots__ = (
+        "_data",
+        "_requires_grad",
+        "_grad",
+        "_grad_fn",
+        "_output_nr",
+        "_vc",
+        "_base",
+        "_view_fn",
+        "_view_version",
+        "_hooks",
+        "_post_acc_hooks",
+        "_accumulator",
+        "_retains_grad",
+        "__weakref__",
+        "__dict__",  # lets users and nn.Parameter attach attributes
+    )
+
+    def __init__(self, data: Any = (), requires_grad: bool = False) -> None:
+        from .creation import _to_array
+
+        self._init(_to_array(data, None), requires_grad)
+
+    def _init(self, data: np.ndarray, requires_grad: bool) -> None:
+        self._data = data
+        self._requires_grad = requires_grad
+        self._grad = self._grad_fn = self._base = self._view_fn = None
+        self._output_nr = 0
+        self._vc = VersionCounter()
+        self._hooks = self._post_acc_hooks = self._accumulator = None
+        self._retains_grad = False
+
+    @classmethod
+    def _make(cls, data: Any, requires_grad: bool) -> Tensor:
+        """Wrap an array without copying (the internal constructor)."""
+        t = object.__new__(cls)
+        if type(data) is not np.ndarray:
+            data = np.asarray(data)
+        t._data = data
+        t._requires_grad = requires_grad
+        t._grad = t._grad_fn = t._base = t._view_fn = None
+        t._output_nr = 0
+        t._vc = VersionCounter()
+        t._hooks = t._post_acc_hooks = t._accumulator = None
+        t._retains_grad = False
+        return t
+
+    # ------------------------------------------------------------ autograd state
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad or self.grad_fn is not None
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self.requires_grad_(value, _setter=True)
+
+    def requires_grad_(
+        self, requires_grad: bool = True, _setter: bool = False
+    ) -> Tensor:
+        if self._grad_fn is not None:
+            if requires_grad and not _setter:
+                return self
+            msg = "you can only change requires_grad flags of leaf variables."
+            if not requires_grad:
+                msg += (
+                    " If you want to use a computed variable in a subgraph that "
+                    "doesn't require differentiation use var_no_grad = var.detach()."
+                )
+            raise RuntimeError(msg)
+        if requires_grad and not self._data.dtype.kind == "f":
+            kind = "floating point and complex" if _setter else "floating point"
+            raise RuntimeError(f"only Tensors of {kind} dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad_fn(self) -> Node | None:
+        if self._base is not None and self._view_version != self._vc.value:
+            self._refresh_view_grad_fn()
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    @property
+    def grad(self) -> Tensor | None:
+        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of "
+                    f"type {type(value).__name__}"
+                )
+            if value.shape != self.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    @property
+    def _version(self) -> int:
+        return self._vc.value
+
+    def _edge(self) -> tuple[Node | None, int]:
+        """Where the gradient for this tensor goes: its grad_fn, or for a leaf
+        that requires grad, its AccumulateGrad."""
+        fn = self.grad_fn
+        if fn is not None:
+            return fn, self._output_nr
+        if self._requires_grad:
+            return self._grad_accumulator(), 0
+        return None, 0
+
+    def _grad_accumulator(self) -> AccumulateGrad:
+        acc = self._accumulator() if self._accumulator is not None else None
+        if acc is None:
+            acc = AccumulateGrad(self)
+            self._accumulator = weakref.ref(acc)
+        return acc
+
+    def _refresh_view_grad_fn(self) -> None:
+        """A view whose base changed in place gets a fresh grad_fn that reads its
+        gradient out of the base's new history (PyTorch: AsStridedBackward0)."""
+        self._view_version = self._vc.value
+        base = self._base
+        if grad_mode.state.enabled and base.requires_grad:
+            self._grad_fn = S.AsStridedBackward0(base, self._view_fn)
+            self._output_nr = 0
+
+    def retain_grad(self) -> None:
+        if not self.requires_grad:
+            raise RuntimeError(
+                "can't retain_grad on Tensor that has requires_grad=False"
+            )
+        if self.grad_fn is None or self._retains_grad:
+            return  # a leaf keeps its grad anyway
+        self._grad_fn._retain_grad_of(self._output_nr, self)
+        self._retains_grad = True
+
+    def register_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(grad)`` runs when the gradient for this tensor is computed; it may
+        return a replacement gradient."""
+        if not self.requires_grad:
+            raise RuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient"
+            )
+        fn = self.grad_fn
+        if fn is not None:
+            return fn._register_tensor_prehook(self._output_nr, hook)
+        if self._hooks is None:
+            from collections import OrderedDict
+
+            self._hooks = OrderedDict()
+        return RemovableHandle.add(self._hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(tensor)`` runs after backward has accumulated into ``.grad``."""
+        if not self.requires_grad:
+            raise RuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient"
+            )
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors"
+            )
+        if self._post_acc_hooks is None:
+            from collections import OrderedDict
+
+            self._post_acc_hooks = OrderedDict()
+        return RemovableHandle.add(self._post_acc_hooks, hook)
+
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs: Any = None,
+    ) -> None:
+        from .engine import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self) -> Tensor:
+        """Same data and version counter, no history: a leaf that needs no grad."""
+        out = Tensor._make(self._data, False)
+        out._vc = self._vc
+        return out
+
+    def detach_(self) -> Tensor:
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_"
+                "view is set as True, gradients are views of DDP buckets, and hence "
+                "detach_() cannot be called on these gradients. To fix this error, "
+                "please refer to the Optimizer.zero_grad() function in "
+                "torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn, self._requires_grad, self._output_nr = None, False, 0
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        """The values without history, with a version counter of their own, which is
+        why changes through ``.data`` escape backward's checks."""
+        return Tensor._make(self._data, False)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._data = value._data
+
+    # ------------------------------------------------------------------- basics
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None) -> Any:
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[R.normalize_dims(dim, self._data.ndim)[0]]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    @property
+    def dtype(self) -> dt.dtype:
+        return dt._BY_NP[self._data.dtype]
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    def _is_view(self) -> bool:
+        return self._base is not None
+
+    def item(self) -> Any:
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to "
+                "Scalar"
+            )
+        return self._data.reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self._data.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self.requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use "
+                "tensor.detach().numpy() instead."
+            )
+        return self._data
+
+    def __repr__(self, *, tensor_contents: Any = None) -> str:
+        fn = self.grad_fn
+        return tensor_repr(
+            self._data,
+            self.dtype.name,
+            requires_grad=self._requires_grad and fn is None,
+            grad_fn_name=None if fn is None else type(fn).__name__,
+            prefix="tensor",
+        )
+
+    __str__ = __repr__
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter([self.select(0, i) for i in range(self._data.shape[0])])
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous"
+            )
+        return bool(self._data.reshape(()))
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError(
+                "only integer tensors of a single element can be converted to an index"
+            )
+        return int(self.item())
+
+    __hash__ = object.__hash__
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support "
+                "the deepcopy protocol at the moment.  If you were attempting to "
+                "deepcopy a module, this may be because of a torch.nn.utils."
+                "weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
+            )
+        out = type(self)._make(self._data.copy(), self._requires_grad)
+        memo[id(self)] = out
+        return out
+
+    # -------------------------------------------------------------- arithmetic
+    def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha == 1:
+            return A.Add.apply(self, _as_tensor(other))
+        return A.Add.apply(self, _as_tensor(other), alpha)
+
+    def sub(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha == 1:
+            return A.Sub.apply(self, _as_tensor(other))
+        return A.Sub.apply(self, _as_tensor(other), alpha)
+
+    def mul(self, other: Any) -> Tensor:
+        return A.Mul.apply(self, _as_tensor(other))
+
+    def div(self, other: Any) -> Tensor:
+        return A.Div.apply(self, _as_tensor(other))
+
+    def __add__(self, other: Any) -> Tensor:
+        if isinstance(other, Tensor):
+            return A.Add.apply(self, other)
+        return A.Add.apply(self, _scalar(other))
+
+    def __radd__(self, other: Any) -> Tensor:
+        return A.Add.apply(self, _scalar(other))
+
+    def __sub__(self, other: Any) -> Tensor:
+        if isinstance(other, Tensor):
+            return A.Sub.apply(self, other)
+        return A.Sub.apply(self, _scalar(other))
+
+    def __rsub__(self, other: Any) -> Tensor:
+        return A.RsubScalar.apply(self, other)
+
+    def __mul__(self, other: Any) -> Tensor:
+        if isinstance(other, Tensor):
+            return A.Mul.apply(self, other)
+        return A.Mul.apply(self, _scalar(other))
+
+    def __rmul__(self, other: Any) -> Tensor:
+        return A.Mul.apply(self, _scalar(other))
+
+    def __truediv__(self, other: Any) -> Tensor:
+        if isinstance(other, Tensor):
+            return A.Div.apply(self, other)
+        return A.Div.apply(self, _scalar(other))
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        return self.reciprocal() * other  # what PyTorch records for ``2 / a``
+
+    def __neg__(self) -> Tensor:
+        return A.Neg.apply(self)
+
+    neg = __neg__
+
+    def __pos__(self) -> Tensor:
+        return self
+
+    def __pow__(self, exponent: Any) -> Tensor:
+        if isinstance(exponent, Tensor):
+            return A.PowTensor.apply(self, exponent)
+        return A.PowScalar.apply(self, exponent)
+
+    pow = __pow__
+
+    def __rpow__(self, base: Any) -> Tensor:
+        return A.RpowScalar.apply(self, base)
+
+    def __matmul__(self, other: Tensor) -> Tensor:
+        return matmul(self, other)
+
+    def __rmatmul__(self, other: Tensor) -> Tensor:
+        return matmul(_as_tensor(other), self)
+
+    def square(self) -> Tensor:
+        return A.PowScalar.apply(self, 2)
+
+    # comparisons give bool tensors and are never differentiable
+    def _compare(self, other: Any, op: Callable) -> Tensor:
+        o = other._data if isinstance(other, Tensor) else other
+        return Tensor._make(np.asarray(op(self._data, o)), False)
+
+    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return self._compare(other, np.equal)
+
+    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return self._compare(other, np.not_equal)
+
+    def __lt__(self, other: Any) -> Tensor:
+        return self._compare(other, np.less)
+
+    def __le__(self, other: Any) -> Tensor:
+        return self._compare(other, np.less_equal)
+
+    def __gt__(self, other: Any) -> Tensor:
+        return self._compare(other, np.greater)
+
+    def __ge__(self, other: Any) -> Tensor:
+        return self._compare(other, np.greater_equal)
+
+    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+
+    def __invert__(self) -> Tensor:
+        return Tensor._make(np.invert(self._data), False)
+
+    def __and__(self, other: Any) -> Tensor:
+        return self._compare(other, np.bitwise_and)
+
+    def __or__(self, other: Any) -> Tensor:
+        return self._compare(other, np.bitwise_or)
+
+    def equal(self, other: Tensor) -> bool:
+        return self.shape == other.shape and bool(np.all(self._data == other._data))
+
+    def allclose(self, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8) -> bool:
+        return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol))
+
+    # ------------------------------------------------------------ math functions
+    def exp(self) -> Tensor:
+        return P.Exp.apply(self)
+
+    def log(self) -> Tensor:
+        return P.Log.apply(self)
+
+    def tanh(self) -> Tensor:
+        return P.Tanh.apply(self)
+
+    def sigmoid(self) -> Tensor:
+        return P.Sigmoid.apply(self)
+
+    def relu(self) -> Tensor:
+        return P.Relu.apply(self)
+
+    def reciprocal(self) -> Tensor:
+        return P.Reciprocal.apply(self)
+
+    def sqrt(self) -> Tensor:
+        return P.Sqrt.apply(self)
+
+    def abs(self) -> Tensor:
+        return P.Abs.apply(self)
+
+    __abs__ = abs
+
+    def sin(self) -> Tensor:
+        return P.Sin.apply(self)
+
+    def cos(self) -> Tensor:
+        return P.Cos.apply(self)
+
+    def sign(self) -> Tensor:
+        return P.Sign.apply(self)
+
+    def sum(
+        self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+    ) -> Tensor:
+        t = self if dtype is None else self.to(dtype)
+        if dim is None:
+            return R.Sum.apply(t)
+        return R.SumDim.apply(t, dim, keepdim)
+
+    def mean(
+        self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+    ) -> Tensor:
+        t = self if dtype is None else self.to(dtype)
+        if dim is None:
+            return R.Mean.apply(t)
+        return R.MeanDim.apply(t, dim, keepdim)
+
+    def dot(self, other: Tensor) -> Tensor:
+        return L.Dot.apply(self, other)
+
+    def mm(self, other: Tensor) -> Tensor:
+        return L.Mm.apply(self, other)
+
+    def mv(self, other: Tensor) -> Tensor:
+        return L.Mv.apply(self, other)
+
+    def bmm(self, other: Tensor) -> Tensor:
+        return L.Bmm.apply(self, other)
+
+    def matmul(self, other: Tensor) -> Tensor:
+        return matmul(self, other)
+
+    # ----------------------------------------------------------- type and copy
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """``to(dtype)``; a device argument ("cpu") is accepted and ignored."""
+        dtype = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, dt.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+        if dtype is None or dtype is self.dtype:
+            return self
+        return S.ToCopy.apply(self, dtype.np)
+
+    def type(self, dtype: Any = None) -> Any:
+        if dtype is None:
+            return f"minigrad.{self.dtype._legacy}"
+        return self.to(dtype)
+
+    def double(self) -> Tensor:
+        return self.to(dt.float64)
+
+    def float(self) -> Tensor:
+        return self.to(dt.float32)
+
+    def half(self) -> Tensor:
+        return self.to(dt.float16)
+
+    def long(self) -> Tensor:
+        return self.to(dt.int64)
+
+    def int(self) -> Tensor:
+        return self.to(dt.int32)
+
+    def bool(self) -> Tensor:
+        return self.to(dt.bool)
+
+    def cpu(self) -> Tensor:
+        return self
+
+    def clone(self) -> Tensor:
+        return S.Clone.apply(self)
+
+    def contiguous(self) -> Tensor:
+        return self if self._data.flags.c_contiguous else self.clone()
+
+    def new_tensor(
+        self, data: Any, dtype: Any = None, requires_grad: bool = False
+    ) -> Tensor:
+        from .creation import tensor
+
+        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    # ------------------------------------------------------------------- views
+    def _view(self, cls: type, *args: Any) -> Tensor:
+        """Apply a view op: the result shares data and version counter with
+        ``self`` and remembers how to find itself inside its base."""
+        out = cls.apply(self, *args)
+        base = self if self._base is None else self._base
+        parent = self._view_fn
+        if parent is None:
+            out._view_fn = lambda x: cls.view_fn(x, *args)
+        else:
+            out._view_fn = lambda x: cls.view_fn(parent(x), *args)
+        out._base, out._vc, out._view_version = base, self._vc, self._vc.value
+        return out
+
+    def view(self, *shape: Any) -> Tensor:
+        if len(shape) == 1 and isinstance(shape[0], dt.dtype):
+            raise NotImplementedError("view(dtype) is not supported by minigrad")
+        shape = S.view_shape(_shape_arg(shape), self._data.size)
+        return self._view(S.View, shape)
+
+    def view_as(self, other: Tensor) -> Tensor:
+        return self.view(other.shape)
+
+    def reshape(self, *shape: Any) -> Tensor:
+        shape = S.view_shape(_shape_arg(shape), self._data.size)
+        if np.shares_memory(self._data.reshape(shape), self._data):
+            return self._view(S.View, shape)
+        # Not expressible as a view: PyTorch copies, then reinterprets the copy.
+        return S.UnsafeView.apply(self.clone(), shape)
+
+    def flatten(self) -> Tensor:
+        return self.reshape(-1)
+
+    def t(self) -> Tensor:
+        return self._view(S.T)
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802
+        return self.permute(*reversed(range(self._data.ndim)))
+
+    @property
+    def mT(self) -> Tensor:  # noqa: N802
+        return self.transpose(-2, -1)
+
+    def transpose(self, dim0: int, dim1: int) -> Tensor:
+        return self._view(S.Transpose, dim0, dim1)
+
+    def permute(self, *dims: Any) -> Tensor:
+        return self._view(S.Permute, tuple(_shape_arg(dims)))
+
+    def expand(self, *shape: Any) -> Tensor:
+        shape = list(_shape_arg(shape))
+        lead = len(shape) - self._data.ndim
+        if lead < 0:
+            raise RuntimeError(
+                f"expand(minigrad.{self.dtype._legacy}{{{list(self.shape)}}}, "
+                f"size={shape}): the number of sizes provided ({len(shape)}) must be "
+                f"greater or equal to the number of dimensions in the tensor "
+                f"({self._data.ndim})"
+            )
+        for i, n in enumerate(shape):
+            if n == -1:
+                shape[i] = self._data.shape[i - lead]
+        return self._view(S.Expand, tuple(shape))
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return self.expand(other.shape)
+
+    def unsqueeze(self, dim: int) -> Tensor:
+        n = self._data.ndim + 1
+        return self._view(S.Unsqueeze, R.normalize_dims(dim, n)[0])
+
+    def squeeze(self, dim: int | None = None) -> Tensor:
+        if dim is None:
+            return self._view(S.Squeeze)
+        return self._view(S.SqueezeDim, R.normalize_dims(dim, self._data.ndim)[0])
+
+    def select(self, dim: int, index: int) -> Tensor:
+        dim = R.normalize_dims(dim, self._data.ndim)[0] if self._data.ndim else dim
+        return self._view(S.Select, dim, index)
+
+    def __getitem__(self, key: Any) -> Tensor:
+        """Basic indexing is a chain of views (select/slice/unsqueeze), as in
+        PyTorch; any list, array or tensor index makes one IndexBackward0 copy."""
+        if isinstance(key, (Tensor, list, np.ndarray)) and not _is_int_scalar(key):
+            return self._index(key)
+        if not isinstance(key, tuple):
+            if key is Ellipsis:
+                return self._view(S.Alias)
+            if isinstance(key, slice):
+                return self._view(S.Slice, 0, key)
+            key = (key,)
+        if any(
+            isinstance(k, (Tensor, list, np.ndarray)) and not _is_int_scalar(k)
+            for k in key
+        ):
+            return self._index(key)
+        out, dim = self, 0
+        n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+        for k in key:
+            if k is None:
+                out = out._view(S.Unsqueeze, dim)
+                dim += 1
+            elif k is Ellipsis:
+                dim += self._data.ndim - n_real
+            elif isinstance(k, slice):
+                if k != slice(None) and k.indices(out._data.shape[dim]) != (
+                    0,
+                    out._data.shape[dim],
+                    1,
+                ):
+                    out = out._view(S.Slice, dim, k)
+                dim += 1
+            else:
+                if dim >= out._data.ndim:
+                    raise IndexError(
+                        f"too many indices for tensor of dimension {self._data.ndim}"
+                    )
+                out = out._view(S.Select, dim, int(k))
+        return out
+
+    def _index(self, key: Any) -> Tensor:
+        np_key = _numpy_key(key)
+        items = key if isinstance(key, tuple) else (key,)
+        indices = tuple(
+            k
+            if isinstance(k, Tensor)
+            else None
+            if isinstance(k, slice)
+            else Tensor._make(np.asarray(k), False)
+            for k in items
+        )
+        return S.Index.apply(self, np_key, indices)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        value = _as_tensor(value)
+        if (
+            isinstance(key, (Tensor, list, np.ndarray))
+            and not _is_int_scalar(key)
+            or (
+                isinstance(key, tuple)
+                and any(isinstance(k, (Tensor, list, np.ndarray)) for k in key)
+            )
+        ):
+            self._inplace(S.IndexPut, value, _numpy_key(key), False)
+        else:
+            self[key].copy_(value)
+
+    # --------------------------------------------------------------- in-place
+    def _inplace(self, cls: type, *args: Any) -> Tensor:
+        """Run op ``cls`` out of place, write the result into this tensor's memory,
+        bump the shared version, and make this tensor's history end in the op's
+        node (or, for a view, make the base's history a ``CopySlices``)."""
+        recording = grad_mode.state.enabled
+        if recording:
+            _check_inplace(self)
+            if self._base is not None and self._view_version != self._vc.value:
+                self._refresh_view_grad_fn()
+        out = cls.apply(self, *args)
+        node = out._grad_fn
+        if out._data.shape != self._data.shape:
+            raise RuntimeError(
+                f"output with shape {list(self.shape)} doesn't match the broadcast "
+                f"shape {list(out.shape)}"
+            )
+        if node is not None:
+            _snapshot_saved_self(node, self)
+        self._data[...] = out._data
+        self._vc.value += 1
+        if node is None:
+            return self
+        if node is not None:
+            _rebind_saved_result(node, self)
+        base = self._base
+        if base is None:
+            self._grad_fn, self._output_nr, self._requires_grad = node, 0, False
+            return self
+        base._grad_fn = S.CopySlices(base, self._view_fn, node)
+        base._output_nr, base._requires_grad = 0, False
+        self._grad_fn = S.AsStridedBackward0(base, self._view_fn)
+        self._output_nr, self._view_version = 0, self._vc.value
+        return self
+
+    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha == 1:
+            return self._inplace(A.Add, _as_tensor(other))
+        return self._inplace(A.Add, _as_tensor(other), alpha)
+
+    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha == 1:
+            return self._inplace(A.Sub, _as_tensor(other))
+        return self._inplace(A.Sub, _as_tensor(other), alpha)
+
+    def mul_(self, other: Any) -> Tensor:
+        return self._inplace(A.Mul, _as_tensor(other))
+
+    def div_(self, other: Any) -> Tensor:
+        return self._inplace(A.Div, _as_tensor(other))
+
+    def pow_(self, exponent: Any) -> Tensor:
+        if isinstance(exponent, Tensor):
+            return self._inplace(A.PowTensor, exponent)
+        return self._inplace(A.PowScalar, exponent)
+
+    def neg_(self) -> Tensor:
+        return self._inplace(A.Neg)
+
+    def exp_(self) -> Tensor:
+        return self._inplace(P.Exp)
+
+    def tanh_(self) -> Tensor:
+        return self._inplace(P.Tanh)
+
+    def sigmoid_(self) -> Tensor:
+        return self._inplace(P.Sigmoid)
+
+    def relu_(self) -> Tensor:
+        return self._inplace(P.Relu)
+
+    def zero_(self) -> Tensor:
+        return self._inplace(S.Zero)
+
+    def fill_(self, value: Any) -> Tensor:
+        if isinstance(value, Tensor):
+            return self._inplace(S.FillTensor, value)
+        return self._inplace(S.Fill, value)
+
+    def copy_(self, src: Any) -> Tensor:
+        return self._inplace(S.Copy, _as_tensor(src))
+
+    __iadd__ = add_
+    __isub__ = sub_
+    __imul__ = mul_
+    __itruediv__ = div_
+
+    def __ipow__(self, exponent: Any) -> Tensor:
+        return self.pow_(exponent)
+
+
+def _snapshot_saved_self(node: Node, t: Tensor) -> None:
+    """An in-place op's node may have saved the tensor it is about to overwrite;
+    keep the old values instead (PyTorch saves ``original_self``)."""
+    from .function import SavedTensor
+
+    saved = node.__dict__.get("_saved")
+    if saved and any(s is not None and s.tensor is t for s in saved):
+        old = Tensor._make(t._data.copy(), False)
+        node._saved = tuple(
+            SavedTensor(old, False) if s is not None and s.tensor is t else s
+            for s in saved
+        )
+
+
+def _rebind_saved_result(node: Node, t: Tensor) -> None:
+    """A saved result of an in-place op is the tensor itself after the write."""
+    for s in node.__dict__.get("_saved", ()):
+        if s is not None and s.tensor is None:
+            s.data, s.vc, s.version = t._data, t._vc, t._vc.value
+
+
+def _shape_arg(shape: tuple) -> tuple:
+    """Accept ``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` alike."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        return tuple(shape[0])
+    return shape
+
+
+def _is_int_scalar(k: Any) -> bool:
+    return isinstance(k, Tensor) and k._data.ndim == 0 and k._data.dtype.kind in "iu"
+
+
+def _numpy_key(key: Any) -> Any:
+    def conv(k: Any) -> Any:
+        if isinstance(k, Tensor):
+            return k._data
+        if isinstance(k, list):
+            return np.asarray(k)
+        return k
+
+    return tuple(conv(k) for k in key) if isinstance(key, tuple) else conv(key)
+
+
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    """``a @ b``: picks dot, mv, mm or a batched product by the ranks, recording
+    the same nodes as PyTorch (e.g. ``v @ M`` is unsqueeze, mm, squeeze)."""
+    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
+        raise TypeError("matmul(): argument 'other' must be Tensor")
+    da, db = a._data.ndim, b._data.ndim
+    if da == 0 or db == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {da}D "
+            f"and {db}D"
+        )
+    if da == 1 and db == 1:
+        return L.Dot.apply(a, b)
+    if da == 2 and db == 1:
+        return L.Mv.apply(a, b)
+    if da == 1 and db == 2:
+        return a.unsqueeze(0).mm(b)._view(S.SqueezeDimInplace, 0)
+    if da == 2 and db == 2:
+        return L.Mm.apply(a, b)
+    if db <= 2 and da >= 3:  # fold the batch into rows: one mm
+        rows = a.reshape(-1, a._data.shape[-1])
+        out = rows.mm(b) if db == 2 else rows.mv(b)
+        shape = a._data.shape[:-1] + ((b._data.shape[-1],) if db == 2 else ())
+        return S.UnsafeView.apply(out, shape)
+    # batched: broadcast the batch dims, flatten them, bmm, restore the shape
+    a2 = a.unsqueeze(0) if da == 1 else a
+    b2 = b.unsqueeze(-1) if db == 1 else b
+    batch = np.broadcast_shapes(a2._data.shape[:-2], b2._data.shape[:-2])
+    n, k = a2._data.shape[-2:]
+    m = b2._data.shape[-1]
+    a3 = a2.expand(batch + (n, k)).reshape(-1, n, k)
+    b3 = b2.expand(batch + b2._data.shape[-2:]).reshape(-1, k, m)
+    out_shape = batch + ((n,) if da > 1 else ()) + ((m,) if db > 1 else ())
+    return S.UnsafeView.apply(a3.bmm(b3), out_shape)

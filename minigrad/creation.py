@@ -1,0 +1,325 @@
+"""Making tensors: ``tensor, ones, zeros, full, rand, randn, arange, eye, *_like``."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from . import _dtype as dt
+from ._tensor import Tensor, _shape_arg
+
+_rng = np.random.default_rng()
+
+
+def manual_seed(seed: int) -> Any:
+    """Seed minigrad's random numbers (they differ from PyTorch's stream)."""
+    global _rng
+    _rng = np.random.default_rng(seed)
+    return _rng
+
+
+def seed() -> int:
+    s = int(np.random.SeedSequence().entropy % (2**63))
+    manual_seed(s)
+    return s
+
+
+def _infer_dtype(data: Any) -> dt.dtype:
+    """Python floats -> float32, ints -> int64, bools -> bool (PyTorch's rules);
+    numpy arrays keep their own dtype."""
+    if isinstance(data, np.ndarray):
+        return dt.from_numpy_dtype(data.dtype)
+    if isinstance(data, np.generic):
+        return dt.from_numpy_dtype(data.dtype)
+    if isinstance(data, Tensor):
+        return data.dtype
+    kinds = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, (list, tuple)):
+            for y in x:
+                walk(y)
+        elif isinstance(x, Tensor):
+            kinds.add("f" if x.is_floating_point() else "i")
+        elif isinstance(x, (bool, np.bool_)):
+            kinds.add("b")
+        elif isinstance(x, (int, np.integer)):
+            kinds.add("i")
+        elif isinstance(x, (float, np.floating)):
+            kinds.add("f")
+        else:
+            raise TypeError(f"Could not infer dtype of {type(x).__name__}")
+
+    walk(data)
+    if "f" in kinds:
+        return dt.default_float
+    if "i" in kinds:
+        return dt.int64
+    if "b" in kinds:
+        return dt.bool
+    return dt.default_float  # empty list
+
+
+def _to_array(data: Any, dtype: dt.dtype | None) -> np.ndarray:
+    if dtype is None:
+        dtype = _infer_dtype(data)
+    if isinstance(data, Tensor):
+        data = data._data
+    elif isinstance(data, (list, tuple)):
+        data = (
+            [x._data if isinstance(x, Tensor) else x for x in data]
+            if any(isinstance(x, Tensor) for x in data)
+            else data
+        )
+    return np.array(data, dtype=dtype.np)
+
+
+def _finish(t: Tensor, requires_grad: bool) -> Tensor:
+    if requires_grad:
+        if not t._data.dtype.kind == "f":
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        t._requires_grad = True
+    return t
+
+
+def tensor(
+    data: Any,
+    dtype: dt.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
+    """A new leaf tensor holding a copy of ``data``."""
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use "
+            "sourceTensor.detach().clone() or "
+            "sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "minigrad.tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=2,
+        )
+    return _finish(Tensor._make(_to_array(data, dtype), False), requires_grad)
+
+
+def as_tensor(data: Any, dtype: dt.dtype | None = None, device: Any = None) -> Tensor:
+    if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
+        return data
+    if isinstance(data, np.ndarray) and (dtype is None or dtype.np == data.dtype):
+        return from_numpy(data)
+    return tensor(data, dtype=dtype)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor sharing memory with ``array``."""
+    dt.from_numpy_dtype(array.dtype)  # refuses unsupported dtypes
+    return Tensor._make(array, False)
+
+
+def _sized(
+    size: tuple, fill: Any, dtype: dt.dtype | None, requires_grad: bool
+) -> Tensor:
+    shape = tuple(int(s) for s in _shape_arg(size))
+    d = dtype or dt.default_float
+    return _finish(Tensor._make(np.full(shape, fill, dtype=d.np), False), requires_grad)
+
+
+def ones(
+    *size: Any,
+    dtype: dt.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    return _sized(size, 1, dtype, requires_grad)
+
+
+def zeros(
+    *size: Any,
+    dtype: dt.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    return _sized(size, 0, dtype, requires_grad)
+
+
+def empty(
+    *size: Any,
+    dtype: dt.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    return _sized(size, 0, dtype, requires_grad)
+
+
+def full(
+    size: Any,
+    fill_value: Any,
+    *,
+    dtype: dt.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    if dtype is None:
+        dtype = dt.scalar_dtype(fill_value)
+        dtype = dt.default_float if dtype is dt.float64 else dtype
+    return _sized(
+        (size,) if isinstance(size, int) else (tuple(size),),
+        fill_value,
+        dtype,
+        requires_grad,
+    )
+
+
+def rand(
+    *size: Any,
+    dtype: dt.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    shape = tuple(int(s) for s in _shape_arg(size))
+    d = dtype or dt.default_float
+    data = _rng.random(shape).astype(d.np)
+    return _finish(Tensor._make(data, False), requires_grad)
+
+
+def randn(
+    *size: Any,
+    dtype: dt.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    shape = tuple(int(s) for s in _shape_arg(size))
+    d = dtype or dt.default_float
+    data = _rng.standard_normal(shape).astype(d.np)
+    return _finish(Tensor._make(data, False), requires_grad)
+
+
+def randint(
+    low: int,
+    high: int | None = None,
+    size: Any = (),
+    *,
+    dtype: dt.dtype | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    if high is None:
+        low, high = 0, low
+    data = _rng.integers(low, high, size=tuple(size)).astype((dtype or dt.int64).np)
+    return _finish(Tensor._make(data, False), requires_grad)
+
+
+def arange(
+    start: Any,
+    end: Any = None,
+    step: Any = 1,
+    *,
+    dtype: dt.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        is_float = any(isinstance(v, float) for v in (start, end, step))
+        dtype = dt.default_float if is_float else dt.int64
+    data = np.arange(start, end, step, dtype=np.float64).astype(dtype.np)
+    return _finish(Tensor._make(data, False), requires_grad)
+
+
+def linspace(
+    start: float,
+    end: float,
+    steps: int,
+    *,
+    dtype: dt.dtype | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    data = np.linspace(start, end, steps).astype((dtype or dt.default_float).np)
+    return _finish(Tensor._make(data, False), requires_grad)
+
+
+def eye(
+    n: int,
+    m: int | None = None,
+    *,
+    dtype: dt.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    data = np.eye(n, m, dtype=(dtype or dt.default_float).np)
+    return _finish(Tensor._make(data, False), requires_grad)
+
+
+def _like(
+    t: Tensor, maker: Any, dtype: dt.dtype | None, requires_grad: bool, *args: Any
+) -> Tensor:
+    return maker(t.shape, *args, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def ones_like(
+    t: Tensor,
+    *,
+    dtype: dt.dtype | None = None,
+    requires_grad: bool = False,
+    device: Any = None,
+) -> Tensor:
+    return _like(t, ones, dtype, requires_grad)
+
+
+def zeros_like(
+    t: Tensor,
+    *,
+    dtype: dt.dtype | None = None,
+    requires_grad: bool = False,
+    device: Any = None,
+) -> Tensor:
+    return _like(t, zeros, dtype, requires_grad)
+
+
+def empty_like(
+    t: Tensor,
+    *,
+    dtype: dt.dtype | None = None,
+    requires_grad: bool = False,
+    device: Any = None,
+) -> Tensor:
+    return _like(t, zeros, dtype, requires_grad)
+
+
+def full_like(
+    t: Tensor,
+    fill_value: Any,
+    *,
+    dtype: dt.dtype | None = None,
+    requires_grad: bool = False,
+    device: Any = None,
+) -> Tensor:
+    return full(
+        t.shape, fill_value, dtype=dtype or t.dtype, requires_grad=requires_grad
+    )
+
+
+def rand_like(
+    t: Tensor,
+    *,
+    dtype: dt.dtype | None = None,
+    requires_grad: bool = False,
+    device: Any = None,
+) -> Tensor:
+    return _like(t, rand, dtype, requires_grad)
+
+
+def randn_like(
+    t: Tensor,
+    *,
+    dtype: dt.dtype | None = None,
+    requires_grad: bool = False,
+    device: Any = None,
+) -> Tensor:
+    return _like(t, randn, dtype, requires_grad)

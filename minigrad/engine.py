@@ -1,0 +1,615 @@
+"""The backward engine: PyTorch's algorithm, written as a step generator.
+
+1. Count, for every node reachable from the roots, how many edges lead into it.
+2. Put the roots' gradients into their input buffers; a node whose count drops to
+   zero is *ready*. The ready queue pops the highest sequence number first, i.e.
+   the op created last; AccumulateGrad has the largest number, so it runs as soon
+   as it is ready.
+3. For each node: tensor pre-hooks (and retain_grad) -> node pre-hooks -> the
+   node's backward -> node hooks; then free its saved tensors unless
+   ``retain_graph``; then add each output gradient into the buffer of the node
+   at the other end of the edge.
+
+``steps()`` yields one event per node executed; ``backward()`` and ``grad()`` just
+drain it, and viz's stepper advances it one node at a time. There is one engine.
+"""
+
+from __future__ import annotations
+
+import heapq
+import warnings
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import grad_mode
+from .function import AccumulateGrad, BackwardCFunction, Node
+
+_ARRAY = (np.ndarray, np.generic)
+
+
+@dataclass(eq=False)
+class StepEvent:
+    """What happened when the engine ran one node (recorded with ``trace=True``)."""
+
+    index: int  # 0 for the first node executed
+    node: Node
+    grads_in: tuple  # gradients the node received, after hooks (None: no grad)
+    grads_out: tuple  # gradients it sent along next_functions (None: nothing sent)
+    hooks: list = field(default_factory=list)  # (kind, hook) in the order they ran
+    accumulated: list = field(default_factory=list)  # (leaf, its .grad afterwards)
+    retained: list = field(default_factory=list)  # (non-leaf, its .grad afterwards)
+    captured: list = field(default_factory=list)  # (input index, grad): grad()
+    released: list = field(default_factory=list)  # names of freed saved tensors
+    ready: tuple = ()  # nodes waiting in the ready queue afterwards, next first
+    executed: bool = True  # False when only captured (autograd.grad's inputs)
+
+
+def _wrap(g: Any) -> Any:
+    from ._tensor import Tensor
+
+    if g is None or isinstance(g, Tensor):
+        return g
+    return Tensor._make(g, False)
+
+
+def _unwrap(g: Any) -> Any:
+    return None if g is None else getattr(g, "_data", g)
+
+
+def _sum_to(g: Any, shape: tuple) -> Any:
+    from . import _formula
+
+    return _formula.sum_to(g, shape)
+
+
+def _validate(node: Node, grads: Sequence, graph: bool) -> list:
+    """Check a node's output gradients against its inputs (count, shape, dtype),
+    undoing broadcasting with a sum where needed (PyTorch's validate_outputs)."""
+    d = node.__dict__
+    n = d.get("_n_args") or len(node.next_functions)
+    grads = list(grads)
+    if len(grads) > n and all(g is None for g in grads[n:]):
+        del grads[n:]  # extra Nones are allowed
+    if len(grads) != n:
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients "
+            f"(expected {n}, got {len(grads)})"
+        )
+    if "_tensor_positions" in d:  # drop the entries of non-tensor arguments
+        grads = [grads[i] for i in d["_tensor_positions"]]
+    meta = node._input_meta
+    for i, g in enumerate(grads):
+        if g is None:
+            continue
+        if node.next_functions[i][0] is None:
+            grads[i] = None
+            continue
+        if not meta:
+            continue
+        shape, dtype = meta[i]
+        if g.shape != shape:
+            try:
+                np.broadcast_shapes(tuple(g.shape), shape)
+                ok = len(g.shape) >= len(shape)
+            except ValueError:
+                ok = False
+            if not ok:
+                raise RuntimeError(
+                    f"Function {node.name()} returned an invalid gradient at index {i}"
+                    f" - got {list(g.shape)} but expected shape compatible with "
+                    f"{list(shape)}"
+                )
+            g = _sum_to(g, shape)
+        if isinstance(g, _ARRAY):
+            if g.dtype != dtype:
+                g = np.asarray(g, dtype=dtype)
+        elif g._data.dtype != dtype:
+            from ._dtype import from_numpy_dtype
+
+            g = g.to(from_numpy_dtype(dtype))
+        grads[i] = g
+    return grads
+
+
+def call_node(node: Node, grads: list, graph: bool) -> list:
+    """Run one node's backward. ``grads`` are arrays, or Tensors when ``graph``
+    (create_graph): built-in formulas then record their own graph."""
+    state = grad_mode.state
+    prev, state.enabled = state.enabled, graph  # record only for create_graph
+    try:
+        if isinstance(node, BackwardCFunction):
+            fn_cls = node._forward_cls
+            if node.materialize_grads and any(g is None for g in grads):
+                # e.g. an unused output of a multi-output op: a zero gradient
+                grads = [
+                    _zeros_for(node, i) if g is None else g for i, g in enumerate(grads)
+                ]
+            if graph or not fn_cls._array_backward:
+                grads = [_wrap(g) for g in grads]
+            out = node.apply(grads)
+            if not graph and not fn_cls._array_backward:
+                out = [_unwrap(g) for g in out]
+        else:
+            out = node.apply(grads if graph else [_unwrap(g) for g in grads])
+    finally:
+        state.enabled = prev
+    return _validate(node, out, graph)
+
+
+def _zeros_for(node: Node, output_nr: int) -> np.ndarray:
+    shape, dtype = node.__dict__["_output_meta"][output_nr]
+    return np.zeros(shape, dtype)
+
+
+def accumulate_into(var: Any, g: Any, create_graph: bool) -> None:
+    """What AccumulateGrad does: ``var.grad = g`` the first time, ``+= g`` after."""
+    from ._tensor import Tensor
+
+    old = var._grad
+    if isinstance(g, Tensor):
+        if old is None:
+            from .ops.shape import Copy
+
+            # PyTorch copies into a fresh buffer, which records CopyBackwards
+            shell = Tensor._make(np.empty(var._data.shape, var._data.dtype), False)
+            var._grad = Copy.apply(shell, g) if g.requires_grad else g.detach()
+        elif create_graph or old.requires_grad:
+            var._grad = old + g
+        else:
+            old._data += g._data
+            old._vc.value += 1
+    elif old is None:
+        var._grad = Tensor._make(np.array(g, dtype=var._data.dtype, copy=True), False)
+    elif old.requires_grad:
+        var._grad = old + Tensor._make(g, False)
+    else:
+        old._data += g
+        old._vc.value += 1
+    for hook in (var._post_acc_hooks or {}).values():
+        hook(var)
+
+
+def _run_hooks(hooks: Any, grad: Any, graph: bool, record: list | None, kind: str):
+    """Run tensor hooks on one gradient; a hook may return a replacement."""
+    for hook in list(hooks.values()):
+        out = hook(_wrap(grad))
+        if record is not None:
+            record.append((kind, hook))
+        if out is not None:
+            grad = out if graph else _unwrap(out)
+    return grad
+
+
+def steps(
+    roots: Sequence[tuple[Node, int]],
+    root_grads: Sequence[Any],
+    *,
+    keep_graph: bool = False,
+    create_graph: bool = False,
+    inputs: Sequence[tuple[Node, int]] | None = None,
+    accumulate: bool = True,
+    trace: bool = False,
+) -> Iterator[Any]:
+    """Run backward from ``roots`` (``(node, output_nr)`` edges) one node at a time.
+
+    With ``inputs``, only the part of the graph that leads to those edges runs;
+    when ``accumulate`` is False (``autograd.grad``) their gradients are captured
+    instead of accumulated, and the generator returns them (``StopIteration.value``).
+    Yields a ``StepEvent`` per node when ``trace``, else just the node (cheap).
+    """
+    task = GraphTask(roots, root_grads, keep_graph, create_graph, inputs, accumulate)
+    state = grad_mode.state
+    while task.ready:
+        # Hooks and formulas run in grad mode only when a graph of the backward
+        # pass is wanted; the user's mode is back in place whenever we yield.
+        prev, state.enabled = state.enabled, create_graph
+        try:
+            event = task.run_next(trace)
+        finally:
+            state.enabled = prev
+        yield event
+    return task.captured
+
+
+class GraphTask:
+    """The state of one backward pass: dependency counts, input buffers, the ready
+    queue, and what ``inputs=`` asks for."""
+
+    def __init__(
+        self,
+        roots: Sequence[tuple[Node, int]],
+        root_grads: Sequence[Any],
+        keep_graph: bool,
+        graph: bool,
+        inputs: Sequence[tuple[Node, int]] | None,
+        accumulate: bool,
+    ) -> None:
+        self.keep_graph, self.graph, self.accumulate = keep_graph, graph, accumulate
+        self.deps: dict[Node, int] = {}
+        seen = {fn for fn, _ in roots}
+        stack = list(seen)
+        while stack:  # 1. count the edges into every reachable node
+            for nxt, _ in stack.pop().next_functions:
+                if nxt is not None:
+                    self.deps[nxt] = self.deps.get(nxt, 0) + 1
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        stack.append(nxt)
+
+        self.needed: set | None = None
+        self.captures: dict[Node, list[tuple[int, int]]] = {}
+        if inputs is not None:
+            for i, (fn, nr) in enumerate(inputs):
+                self.captures.setdefault(fn, []).append((i, nr))
+            self.needed = _needed(seen, set(self.captures))
+        self.captured: list[Any] = [None] * (len(inputs) if inputs else 0)
+
+        self.buffers: dict[Node, list] = {}
+        for (fn, nr), g in zip(roots, root_grads):  # 2. seed the roots' buffers
+            _add_to_buffer(self.buffers, fn, nr, g)
+        self.ready: list = []
+        self.counter = 0
+        self.index = 0
+        for fn in dict.fromkeys(fn for fn, _ in roots):
+            if self.deps.get(fn, 0) == 0 and (self.needed is None or fn in self.needed):
+                self._push(fn)
+
+    def _push(self, fn: Node) -> None:
+        heapq.heappush(self.ready, (-fn._seq, self.counter, fn))
+        self.counter += 1
+
+    def run_next(self, trace: bool) -> Any:
+        """3. Pop the next ready node and run it with its hooks."""
+        graph = self.graph
+        _, _, node = heapq.heappop(self.ready)
+        grads = self.buffers.pop(node, [None])
+        record: list | None = [] if trace else None
+        retained: list = []
+        captured: list = []
+        accumulated: list = []
+        d = node.__dict__
+        is_acc = type(node) is AccumulateGrad
+
+        # tensor hooks: a leaf's live on the tensor, a non-leaf's on its grad_fn
+        if is_acc:
+            var = node.variable
+            if var._hooks:
+                grads[0] = _run_hooks(var._hooks, grads[0], graph, record, "tensor")
+        elif "_tensor_pre_hooks" in d or "_retains_grad" in d:
+            for nr, hooks in d.get("_tensor_pre_hooks", {}).items():
+                if grads[nr] is not None:
+                    grads[nr] = _run_hooks(hooks, grads[nr], graph, record, "tensor")
+            for nr, ref in d.get("_retains_grad", {}).items():
+                t = ref()
+                if t is not None and grads[nr] is not None:
+                    _retain(t, grads[nr], graph)
+                    retained.append((t, t._grad))
+        if node in self.captures:
+            self._capture(node, grads, captured)
+
+        run = True
+        if self.needed is not None:
+            # with inputs=, a node runs only if it leads on to another input
+            # (the AccumulateGrad of an input runs for backward, not for grad)
+            run = (is_acc and self.accumulate) or any(
+                nxt is not None and nxt in self.needed for nxt, _ in node.next_functions
+            )
+        outs: list = []
+        released: list = []
+        if run:
+            if "_pre_hooks" in d:
+                for hook in list(d["_pre_hooks"].values()):
+                    res = hook(tuple(_wrap(g) for g in grads))
+                    if record is not None:
+                        record.append(("prehook", hook))
+                    if res is not None:
+                        grads = [g if graph else _unwrap(g) for g in res]
+            if is_acc:
+                var = node.variable
+                if grads[0] is not None:
+                    accumulate_into(var, grads[0], graph)
+                    accumulated.append((var, var._grad))
+                    if record is not None and var._post_acc_hooks:
+                        record.extend(
+                            ("post_accumulate", h) for h in var._post_acc_hooks.values()
+                        )
+            elif any(g is not None for g in grads):
+                outs = call_node(node, grads, graph)
+            else:
+                outs = [None] * len(node.next_functions)
+            if "_post_hooks" in d:
+                for hook in list(d["_post_hooks"].values()):
+                    res = hook(
+                        tuple(_wrap(g) for g in outs), tuple(_wrap(g) for g in grads)
+                    )
+                    if record is not None:
+                        record.append(("hook", hook))
+                    if res is not None:
+                        outs = [g if graph else _unwrap(g) for g in res]
+            if not self.keep_graph:
+                released = node.release_variables()
+            self._send(node, outs)
+
+        index, self.index = self.index, self.index + 1
+        if not trace:
+            return node
+        return StepEvent(
+            index=index,
+            node=node,
+            grads_in=tuple(_wrap(g) for g in grads),
+            grads_out=tuple(_wrap(g) for g in outs),
+            hooks=record or [],
+            accumulated=accumulated,
+            retained=retained,
+            captured=captured,
+            released=released,
+            ready=tuple(n for _, _, n in sorted(self.ready)),
+            executed=run,
+        )
+
+    def _capture(self, node: Node, grads: list, record: list) -> None:
+        """Keep the gradient arriving at an ``inputs=`` edge."""
+        for i, nr in self.captures[node]:
+            g = grads[nr]
+            if g is None:
+                continue
+            old = self.captured[i]
+            self.captured[i] = g if old is None else old + g
+            record.append((i, self.captured[i]))
+            if self.accumulate and type(node) is not AccumulateGrad:
+                # backward(inputs=[non_leaf]) fills that tensor's .grad
+                ref = node.__dict__.get("_input_tensors", {}).get(nr)
+                if ref is not None and ref() is not None:
+                    _retain(ref(), g, self.graph)
+
+    def _send(self, node: Node, outs: list) -> None:
+        """4. Add each gradient into the buffer at the other end of its edge; a
+        node whose last edge has delivered becomes ready."""
+        needed, deps = self.needed, self.deps
+        for (nxt, nr), g in zip(node.next_functions, outs):
+            if nxt is None or (needed is not None and nxt not in needed):
+                continue
+            if g is not None:
+                _add_to_buffer(self.buffers, nxt, nr, g)
+            left = deps[nxt] - 1
+            deps[nxt] = left
+            if left == 0:
+                self._push(nxt)
+
+
+def _add_to_buffer(buffers: dict, fn: Node, nr: int, g: Any) -> None:
+    buf = buffers.get(fn)
+    if buf is None:
+        buf = buffers[fn] = [None] * max(getattr(fn, "_num_outputs", 1), nr + 1)
+    buf[nr] = g if buf[nr] is None else buf[nr] + g
+
+
+def _retain(t: Any, g: Any, graph: bool) -> None:
+    """retain_grad(): keep a non-leaf's gradient in its ``.grad``."""
+    from ._tensor import Tensor
+
+    if graph:
+        t._grad = g.clone() if t._grad is None else t._grad + g
+    elif t._grad is None:
+        t._grad = Tensor._make(np.array(g, copy=True), False)
+    else:
+        t._grad = Tensor._make(t._grad._data + g, False)
+
+
+def _needed(nodes: set, targets: set) -> set:
+    """The nodes from which some target can be reached (only they need to run)."""
+    parents: dict[Node, list[Node]] = {}
+    for n in nodes:
+        for nxt, _ in n.next_functions:
+            if nxt is not None:
+                parents.setdefault(nxt, []).append(n)
+    needed = set(t for t in targets if t in nodes)
+    stack = list(needed)
+    while stack:
+        for p in parents.get(stack.pop(), ()):
+            if p not in needed:
+                needed.add(p)
+                stack.append(p)
+    return needed
+
+
+def drain(gen: Iterator[Any]) -> Any:
+    """Run a step generator to the end and return its result."""
+    while True:
+        try:
+            next(gen)
+        except StopIteration as stop:
+            return stop.value
+
+
+# ------------------------------------------------------------------ entry points
+def _make_grads(outputs: Sequence[Any], grads: Sequence[Any], graph: bool) -> list:
+    """The gradients to start from: ones for a scalar output, else as given."""
+    from ._tensor import Tensor
+
+    result = []
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if out.requires_grad and out._data.size != 1:
+                raise RuntimeError(
+                    "grad can be implicitly created only for scalar outputs"
+                )
+            if out._data.dtype.kind != "f":
+                raise RuntimeError(
+                    "grad can be implicitly created only for real scalar outputs but "
+                    f"got {out.dtype}"
+                )
+            g = np.ones(out._data.shape, out._data.dtype)
+        else:
+            if not isinstance(g, Tensor):
+                g = Tensor._make(np.asarray(g, out._data.dtype), False)
+            if g.shape != out.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
+                    f"output[{i}] has a shape of {out.shape}."
+                )
+            g = g if graph else g._data
+        result.append(_wrap(g) if graph and not isinstance(g, Tensor) else g)
+    return result
+
+
+def _tensors(x: Any) -> list:
+    from ._tensor import Tensor
+
+    if x is None:
+        return []
+    if isinstance(x, Tensor):
+        return [x]
+    return list(x)
+
+
+def _root_edges(outputs: list) -> list:
+    edges = []
+    for i, out in enumerate(outputs):
+        edge = out._edge()
+        if edge[0] is None:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a "
+                "grad_fn"
+            )
+        edges.append(edge)
+    return edges
+
+
+def _input_edges(inputs: list, for_grad: bool) -> list:
+    edges = []
+    for t in inputs:
+        if not t.requires_grad:
+            raise RuntimeError(
+                "One of the differentiated Tensors does not require grad"
+            )
+        fn = t.grad_fn
+        if fn is None:
+            edges.append((t._grad_accumulator(), 0))
+        else:
+            edges.append((fn, t._output_nr))
+            if not for_grad:  # backward(inputs=[non_leaf]) fills its .grad
+                import weakref
+
+                fn.__dict__.setdefault("_input_tensors", {})[t._output_nr] = (
+                    weakref.ref(t)
+                )
+    return edges
+
+
+def backward_steps(
+    tensors: Any,
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs: Any = None,
+    trace: bool = False,
+) -> Iterator[Any]:
+    """The step generator behind ``backward()``: validate, then yield steps."""
+    outputs = _tensors(tensors)
+    grads = (
+        _tensors(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
+    )
+    if len(grads) != len(outputs):
+        raise RuntimeError(
+            f"grad_tensors should have the same length as tensors: got {len(grads)} "
+            f"and {len(outputs)}"
+        )
+    if retain_graph is None:
+        retain_graph = create_graph
+    if create_graph:
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle "
+            "between the parameter and its gradient which can cause a memory leak. "
+            "We recommend using autograd.grad when creating the graph to avoid this. "
+            "If you have to use this function, make sure to reset the .grad fields "
+            "of your parameters to None after use to break the cycle and avoid the "
+            "leak.",
+            UserWarning,
+            stacklevel=4,
+        )
+    input_list = _tensors(inputs)
+    if inputs is not None and not input_list:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    roots = _root_edges(outputs)
+    root_grads = _make_grads(outputs, grads, create_graph)
+    return steps(
+        roots,
+        root_grads,
+        keep_graph=retain_graph,
+        create_graph=create_graph,
+        inputs=_input_edges(input_list, False) if input_list else None,
+        accumulate=True,
+        trace=trace,
+    )
+
+
+def backward(
+    tensors: Any,
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    grad_variables: Any = None,
+    inputs: Any = None,
+) -> None:
+    """Compute gradients of ``tensors`` and accumulate them into the leaves."""
+    if grad_variables is not None:
+        grad_tensors = grad_variables
+    drain(backward_steps(tensors, grad_tensors, retain_graph, create_graph, inputs))
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
+    materialize_grads: bool = False,
+) -> tuple:
+    """Return the gradients of ``outputs`` with respect to ``inputs`` (nothing is
+    accumulated into ``.grad``)."""
+    from ._tensor import Tensor
+
+    outs = _tensors(outputs)
+    ins = _tensors(inputs)
+    grads = _tensors(grad_outputs) if grad_outputs is not None else [None] * len(outs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    roots = _root_edges(outs)
+    root_grads = _make_grads(outs, grads, create_graph)
+    captured = drain(
+        steps(
+            roots,
+            root_grads,
+            keep_graph=retain_graph,
+            create_graph=create_graph,
+            inputs=_input_edges(ins, True),
+            accumulate=False,
+        )
+    )
+    result = []
+    for i, (t, g) in enumerate(zip(ins, captured)):
+        if g is None:
+            if materialize_grads:
+                result.append(Tensor._make(np.zeros_like(t._data), False))
+                continue
+            if not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been "
+                    "used in the graph. Set allow_unused=True if this is the desired "
+                    "behavior."
+                )
+            result.append(None)
+        elif isinstance(g, Tensor):
+            result.append(g)
+        else:
+            result.append(Tensor._make(np.array(g, dtype=t._data.dtype), False))
+    return tuple(result)

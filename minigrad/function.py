@@ -1,0 +1,466 @@
+"""Graph nodes and ``Function``: how an operation records itself for backward.
+
+Every differentiable operation, built-in or written by a user, is a ``Function``
+subclass with ``forward`` and ``backward`` side by side. ``Function.apply`` does the
+shared chores once: it decides whether a graph is needed, creates the backward node
+(an instance of ``<Name>Backward``, which is also the ``ctx``), wires
+``next_functions``, numbers the node, saves tensors with their version, and marks
+the outputs. The engine (engine.py) later calls the node's ``backward``.
+
+Built-in backward formulas are written once and run on two kinds of values: plain
+numpy arrays in the common first-order case (fast), and Tensors when
+``create_graph=True`` (so the formula itself is recorded and can be differentiated
+again). Inside a built-in ``backward``, ``ctx.saved_tensors`` gives values of the same
+kind as the incoming gradient.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import grad_mode
+from ._dtype import from_numpy_dtype
+from .utils.hooks import RemovableHandle
+
+UINT64_MAX = 2**64 - 1
+_sequence_nr = itertools.count()
+
+ERR_BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved "
+    "tensors after they have already been freed). Saved intermediate values of the "
+    "graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or "
+    "if you need to access saved tensors after calling backward."
+)
+
+
+# --------------------------------------------------------------------------- nodes
+class Node:
+    """A node of the backward graph (PyTorch's ``torch.autograd.graph.Node``).
+
+    ``next_functions[i]`` is the ``(node, output_nr)`` edge that receives the
+    gradient for this node's i-th input (``(None, 0)`` when that input needs none).
+    """
+
+    next_functions: tuple = ()
+    _seq: int = 0
+    _num_outputs = 1  # how many forward outputs, i.e. incoming gradient slots
+    _input_meta: tuple = ()  # (shape, dtype) per input: grads are checked against it
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def _sequence_nr(self) -> int:
+        return self._seq
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    @property
+    def metadata(self) -> dict:
+        meta = self.__dict__.get("_metadata")
+        if meta is None:
+            meta = self.__dict__["_metadata"] = {}
+        return meta
+
+    @property
+    def requires_grad(self) -> bool:
+        return True
+
+    # Hooks live in dicts created on first use, so nodes without hooks stay cheap.
+    def _hook_dict(self, name: str) -> OrderedDict:
+        d = self.__dict__.get(name)
+        if d is None:
+            d = self.__dict__[name] = OrderedDict()
+        return d
+
+    def register_hook(self, fn: Callable) -> RemovableHandle:
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return
+        replacement ``grad_inputs``."""
+        return RemovableHandle.add(self._hook_dict("_post_hooks"), fn)
+
+    def register_prehook(self, fn: Callable) -> RemovableHandle:
+        """``fn(grad_outputs)`` runs before this node; it may return replacements."""
+        return RemovableHandle.add(self._hook_dict("_pre_hooks"), fn)
+
+    def _register_tensor_prehook(self, output_nr: int, fn: Callable) -> RemovableHandle:
+        """A tensor hook of this node's output ``output_nr``."""
+        slots = self._hook_dict("_tensor_pre_hooks")
+        return RemovableHandle.add(slots.setdefault(output_nr, OrderedDict()), fn)
+
+    def _retain_grad_of(self, output_nr: int, tensor: Any) -> None:
+        self._hook_dict("_retains_grad")[output_nr] = weakref.ref(tensor)
+
+    def __call__(self, *grads: Any) -> Any:
+        """Run this node's backward on Tensors, as PyTorch allows (``y.grad_fn(g)``)."""
+        from .engine import call_node
+
+        out = call_node(self, [_as_array(g) for g in grads], graph=False)
+        out = tuple(None if g is None else _wrap(g) for g in out)
+        return out[0] if len(out) == 1 else out
+
+    # Subclasses implement these two.
+    def apply(self, grads: list) -> tuple:
+        raise NotImplementedError
+
+    def release_variables(self) -> list[str]:
+        """Free saved tensors; returns the names of what was freed."""
+        return []
+
+
+class AccumulateGrad(Node):
+    """The sink for a leaf: adds the incoming gradient into ``variable.grad``.
+
+    One per leaf, reused while the leaf lives (the leaf keeps only a weak
+    reference to it, the graph keeps the node and the node keeps the leaf).
+    """
+
+    _seq = UINT64_MAX  # runs as soon as it is ready (engine order)
+
+    def __init__(self, variable: Any) -> None:
+        self.variable = variable
+        self._input_meta = ((variable._data.shape, variable._data.dtype),)
+
+    def name(self) -> str:
+        return "minigrad::autograd::AccumulateGrad"
+
+    def __call__(self, *grads: Any) -> Any:
+        from .engine import accumulate_into
+
+        accumulate_into(self.variable, _as_array(grads[0]), create_graph=False)
+        return ()
+
+
+class BackwardCFunction(Node):
+    """The node class of a ``Function``; the node object is also the ``ctx`` that
+    ``forward`` and ``backward`` receive (as in PyTorch)."""
+
+    _forward_cls: type[Function]
+    _saved_names: tuple[str, ...] = ()
+
+    # ---- ctx API used inside forward
+    def save_for_backward(self, *tensors: Any) -> None:
+        self.to_save = tensors
+
+    def mark_dirty(self, *tensors: Any) -> None:
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors: Any) -> None:
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        self.materialize_grads = value
+
+    materialize_grads = True
+    needs_input_grad: tuple[bool, ...] = ()
+
+    # ---- saved tensors
+    @property
+    def saved_tensors(self) -> tuple:
+        saved = self.__dict__.get("_saved")
+        if saved is None:
+            if self.__dict__.get("_released"):
+                raise RuntimeError(ERR_BACKWARD_TWICE)
+            return ()
+        # Built-in formulas get plain arrays unless a graph of the backward itself
+        # is being recorded; user Functions always see Tensors, as in PyTorch.
+        as_array = self._forward_cls._array_backward and not grad_mode.state.enabled
+        return tuple(s if s is None else s.unpack(self, as_array) for s in saved)
+
+    @property
+    def saved_variables(self) -> tuple:
+        return self.saved_tensors
+
+    def release_variables(self) -> list[str]:
+        saved = self.__dict__.pop("_saved", None)
+        if saved is None:
+            return []
+        self._released = True
+        names = self._saved_names or tuple(f"saved_tensors[{i}]" for i in range(99))
+        return [n for n, s in zip(names, saved) if s is not None]
+
+    def apply(self, grads: list) -> tuple:
+        out = self._forward_cls.backward(self, *grads)
+        return out if isinstance(out, tuple) else (out,)
+
+
+class SavedTensor:
+    """A tensor kept for backward, with the version it had when saved.
+
+    An input is kept as the original object (``node._saved_self is a``). An output
+    is kept as its data only: holding the output Tensor would make a cycle
+    output -> node -> output, so unpacking builds a fresh Tensor on the same data
+    whose ``grad_fn`` is the owning node.
+    """
+
+    __slots__ = ("tensor", "data", "vc", "version", "output_nr", "requires_grad")
+
+    def __init__(self, tensor: Any, is_output: bool) -> None:
+        self.vc = tensor._vc
+        self.version = tensor._vc.value
+        self.output_nr = tensor._output_nr
+        if is_output:
+            self.tensor = None
+            self.data = tensor._data
+            self.requires_grad = tensor.requires_grad
+        else:
+            self.tensor = tensor
+            self.data = None
+
+    def unpack(self, owner: Node, as_array: bool = False) -> Any:
+        if self.vc.value != self.version:
+            raise RuntimeError(self._version_error(owner))
+        t = self.tensor
+        if as_array:
+            return t._data if t is not None else self.data
+        if t is not None:
+            return t
+        from ._tensor import Tensor
+
+        out = Tensor._make(self.data, self.requires_grad)
+        if self.requires_grad:
+            out._grad_fn, out._output_nr = owner, self.output_nr
+        out._vc = self.vc
+        return out
+
+    def _version_error(self, owner: Node) -> str:
+        # PyTorch 2.13 names the forward op that produced the tensor: the tensor's
+        # current grad_fn for a saved input, the owning node for a saved output.
+        data = self.tensor._data if self.tensor is not None else self.data
+        legacy = from_numpy_dtype(data.dtype)._legacy
+        desc = f"[minigrad.{legacy} {list(data.shape)}]"
+        fn = owner if self.tensor is None else self.tensor.grad_fn
+        where = ""
+        if fn is not None:
+            op = forward_op_name(fn)
+            where = f", which is output {self.output_nr} of {op},"
+        return (
+            "one of the variables needed for gradient computation has been modified "
+            f"by an inplace operation: {desc}{where} is at version {self.vc.value}; "
+            f"expected version {self.version} instead. Hint: enable anomaly detection "
+            "to find the operation that failed to compute its gradient, with "
+            "minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
+        )
+
+
+def forward_op_name(node: Node) -> str:
+    """``MulBackward0`` -> ``Mul``, as PyTorch 2.13 names ops in its messages."""
+    name = node.name()
+    stem = name.rstrip("0123456789")
+    return stem[: -len("Backward")] if stem.endswith("Backward") else name
+
+
+def _as_array(g: Any) -> Any:
+    return None if g is None else getattr(g, "_data", g)
+
+
+def _wrap(a: Any) -> Any:
+    from ._tensor import Tensor
+
+    return a if isinstance(a, Tensor) else Tensor._make(np.asarray(a), False)
+
+
+# ------------------------------------------------------------------------ Function
+class FunctionMeta(type):
+    """Gives each ``Function`` subclass its node class ``<Name>Backward``."""
+
+    def __init__(cls, name: str, bases: tuple, ns: dict) -> None:
+        super().__init__(name, bases, ns)
+        if not bases or ns.get("_abstract"):
+            return
+        node_name = ns.get("node_name") or f"{name}Backward"
+        saved = ns.get("saved", ())
+        attrs: dict[str, Any] = {"_forward_cls": cls, "_saved_names": saved}
+        for i, slot in enumerate(saved):
+            attrs[f"_saved_{slot}"] = _saved_tensor_property(i)
+            attrs[f"_raw_saved_{slot}"] = _raw_saved_property(i)
+        for attr in ns.get("saved_attrs", ()):
+            attrs[f"_saved_{attr}"] = _saved_attr_property(attr)
+        base = ns.get("node_base", BackwardCFunction)
+        cls._backward_cls = type(node_name, (base,), attrs)
+        cls._backward_cls.__module__ = cls.__module__
+
+
+def _saved_tensor_property(i: int) -> property:
+    def get(node: BackwardCFunction) -> Any:
+        saved = node.__dict__.get("_saved")
+        if saved is None:
+            raise RuntimeError(ERR_BACKWARD_TWICE)
+        s = saved[i]
+        return None if s is None else s.unpack(node)
+
+    return property(get)
+
+
+def _raw_saved_property(i: int) -> property:
+    def get(node: BackwardCFunction) -> Any:
+        saved = node.__dict__.get("_saved")
+        if saved is None:
+            raise RuntimeError(ERR_BACKWARD_TWICE)
+        return saved[i]
+
+    return property(get)
+
+
+def _saved_attr_property(attr: str) -> property:
+    return property(lambda node: node.__dict__[attr])
+
+
+class Function(metaclass=FunctionMeta):
+    """Base class of every differentiable operation (``torch.autograd.Function``).
+
+    Subclasses define ``forward(ctx, *args)`` and ``backward(ctx, *grads)`` as
+    static methods and are used through ``MyFunction.apply(*args)``. Built-in ops
+    set ``_array_backward = True``: their forward returns numpy arrays and their
+    backward runs on arrays or Tensors alike; ``node_name``, ``saved`` (names of
+    the tensors passed to ``save_for_backward``) and ``saved_attrs`` give the node
+    PyTorch's name and ``_saved_*`` attributes.
+    """
+
+    _array_backward = False
+    _backward_cls: type[BackwardCFunction]
+
+    @staticmethod
+    def forward(ctx: Any, *args: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function."
+        )
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
+
+    vjp = backward
+
+    @classmethod
+    def apply(cls, *args: Any) -> Any:
+        from ._tensor import Tensor
+
+        needs = tuple(
+            isinstance(a, Tensor) and (a._grad_fn is not None or a._requires_grad)
+            for a in args
+        )
+        record = grad_mode.state.enabled and True in needs
+        ctx = cls._backward_cls.__new__(cls._backward_cls)
+        ctx.needs_input_grad = needs
+        if cls._array_backward:
+            raw = cls.forward(ctx, *args)
+        else:  # a user's forward computes with Tensor ops that must not record
+            with grad_mode.no_grad():
+                raw = cls.forward(ctx, *args)
+        return _wire(ctx, args, raw, record)
+
+
+def _wire(ctx: BackwardCFunction, args: tuple, raw: Any, record: bool) -> Any:
+    """Turn forward's result into output Tensors and, when recording, connect the
+    node: edges to the inputs, a sequence number, saved tensors, output marks."""
+    from ._tensor import Tensor
+
+    single = not isinstance(raw, tuple)
+    outs = (raw,) if single else raw
+    dirty = ctx.__dict__.get("_dirty", ())
+    non_diff = ctx.__dict__.get("_non_differentiable", ())
+    for t in dirty:
+        if record:
+            _check_inplace(t)
+        t._vc.value += 1  # marking dirty counts as a change, as in PyTorch
+    results = []
+    for o in outs:
+        if isinstance(o, Tensor):
+            if any(o is a for a in args) and not any(o is d for d in dirty):
+                o = o.view_as(o) if record else o  # an input returned as-is: alias
+            results.append(o)
+        elif isinstance(o, (np.ndarray, np.generic)):  # numpy gives scalars for 0-d
+            results.append(Tensor._make(o, False))
+        else:
+            results.append(o)
+    if record:
+        ctx._seq = next(_sequence_nr)
+        tensors = args
+        if not all(isinstance(a, Tensor) for a in args):
+            # Edges exist for tensor arguments only; backward still returns one
+            # gradient per argument, so remember which positions are tensors.
+            ctx._tensor_positions = [
+                i for i, a in enumerate(args) if isinstance(a, Tensor)
+            ]
+            ctx._n_args = len(args)
+            tensors = [args[i] for i in ctx._tensor_positions]
+        ctx.next_functions = tuple(
+            a._edge() if a._grad_fn is not None or a._requires_grad else (None, 0)
+            for a in tensors
+        )
+        ctx._input_meta = tuple((a._data.shape, a._data.dtype) for a in tensors)
+        ctx._num_outputs = len(results)
+        if len(results) > 1:  # unused outputs get zero gradients in backward
+            ctx._output_meta = tuple(
+                (r._data.shape, r._data.dtype) if isinstance(r, Tensor) else ((), None)
+                for r in results
+            )
+        for i, r in enumerate(results):
+            if isinstance(r, Tensor) and not any(r is t for t in non_diff):
+                if r._data.dtype.kind == "f":
+                    r._grad_fn, r._output_nr, r._requires_grad = ctx, i, False
+                    if any(r is d for d in dirty):
+                        r._base = None
+    to_save = ctx.__dict__.pop("to_save", None)
+    if to_save is not None and record:
+        ctx._saved = tuple(_save(x, outs, results) for x in to_save)
+    if single:
+        return results[0]
+    return tuple(results)
+
+
+def _save(x: Any, raw_outs: tuple, results: list) -> SavedTensor | None:
+    from ._tensor import Tensor
+
+    if x is None:
+        return None
+    for raw, res in zip(raw_outs, results):
+        if x is raw or x is res:  # an output (possibly saved as its array)
+            return SavedTensor(res, is_output=True)
+    if isinstance(x, np.ndarray):  # an array computed in forward: keep as a value
+        return SavedTensor(Tensor._make(x, False), is_output=False)
+    if not isinstance(x, Tensor):
+        raise TypeError(
+            "save_for_backward can only save variables, but argument 0 is of type "
+            f"{type(x).__name__}"
+        )
+    return SavedTensor(x, is_output=False)
+
+
+def _check_inplace(t: Any) -> None:
+    """PyTorch refuses in-place changes to leaves that require grad (and views of
+    them) while recording, since their old value may be needed for backward."""
+    if t._grad_fn is None and t._requires_grad:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    base = t._base
+    if base is not None and base._grad_fn is None and base._requires_grad:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an "
+            "in-place operation."
+        )
+
+
+class once_differentiable:  # noqa: N801 - PyTorch's spelling
+    """Marks a backward that cannot itself be differentiated (accepted, no-op)."""
+
+    def __new__(cls, fn: Callable) -> Callable:
+        return fn
+
+
+class InplaceFunction(Function):
+    _abstract = True
+
+
+FunctionCtx = BackwardCFunction

@@ -1,0 +1,115 @@
+"""Grad modes: whether operations record a graph for backward."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+
+class _State:
+    __slots__ = ("enabled",)
+
+    def __init__(self) -> None:
+        self.enabled = True
+
+
+state = _State()  # read on every operation, so kept as one attribute lookup
+
+
+def is_grad_enabled() -> bool:
+    return state.enabled
+
+
+class _GradModeContext:
+    """Base of the grad-mode switches: a context manager that is also a decorator
+    (``@no_grad()`` and bare ``@no_grad`` both work, as in PyTorch)."""
+
+    _mode: bool
+
+    def __new__(cls, func: Callable | None = None, *args: Any) -> Any:
+        self = super().__new__(cls)
+        if callable(func):  # used as a bare decorator: @no_grad
+            self.__init__()
+            return self(func)
+        return self
+
+    def __enter__(self) -> None:
+        self._prev = state.enabled
+        state.enabled = self._mode
+
+    def __exit__(self, *exc: object) -> None:
+        state.enabled = self._prev
+
+    def __call__(self, func: Callable) -> Callable:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self.__class__():
+                return func(*args, **kwargs)
+
+        return wrapper
+
+    def clone(self) -> _GradModeContext:
+        return self.__class__()
+
+
+class no_grad(_GradModeContext):  # noqa: N801
+    """Operations inside do not record a graph; results do not require grad."""
+
+    _mode = False
+
+    def __init__(self) -> None:
+        pass
+
+
+class enable_grad(_GradModeContext):  # noqa: N801
+    """Turns recording back on inside a ``no_grad`` block."""
+
+    _mode = True
+
+    def __init__(self) -> None:
+        pass
+
+
+class set_grad_enabled(_GradModeContext):  # noqa: N801
+    """``set_grad_enabled(False)`` works as a call, a context manager or decorator."""
+
+    def __new__(cls, mode: bool) -> set_grad_enabled:
+        return object.__new__(cls)
+
+    def __init__(self, mode: bool) -> None:
+        self._prev = state.enabled
+        self._mode = mode
+        state.enabled = mode  # takes effect at once when called as a function
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        state.enabled = self._prev
+
+    def __call__(self, func: Callable) -> Callable:
+        state.enabled = self._prev  # as a decorator it must not switch now
+        mode = self._mode
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with set_grad_enabled(mode):
+                return func(*args, **kwargs)
+
+        return wrapper
+
+    def clone(self) -> set_grad_enabled:
+        return self.__class__(self._mode)
+
+
+class inference_mode(no_grad):  # noqa: N801
+    """Treated as ``no_grad`` (minigrad has no separate inference tensors)."""
+
+    def __new__(cls, mode: bool | Callable = True) -> Any:
+        if callable(mode):
+            return no_grad()(mode)
+        return object.__new__(cls)
+
+    def __init__(self, mode: bool | Callable = True) -> None:
+        self._mode = not mode

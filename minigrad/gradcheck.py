@@ -1,0 +1,111 @@
+"""``gradcheck``: compare backward's gradients with finite differences."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import engine
+from ._tensor import Tensor
+
+
+class GradcheckError(RuntimeError):
+    pass
+
+
+def _as_tuple(x: Any) -> tuple:
+    return x if isinstance(x, tuple) else (x,)
+
+
+def _numerical_jacobian(
+    fn: Callable, inputs: tuple, i: int, out_index: int, eps: float
+) -> np.ndarray:
+    """d out / d inputs[i] by central differences, one input element at a time."""
+    x = inputs[i]._data
+    out0 = _as_tuple(fn(*inputs))[out_index]._data
+    jac = np.zeros((x.size, out0.size))
+    flat = x.reshape(-1)  # a view: writing into it perturbs the input in place
+    for k in range(x.size):
+        orig = flat[k]
+        flat[k] = orig + eps
+        plus = _as_tuple(fn(*inputs))[out_index]._data.reshape(-1).copy()
+        flat[k] = orig - eps
+        minus = _as_tuple(fn(*inputs))[out_index]._data.reshape(-1).copy()
+        flat[k] = orig
+        jac[k] = (plus - minus) / (2 * eps)
+    return jac
+
+
+def _analytical_jacobian(
+    outputs: tuple, inputs: tuple, i: int, out_index: int
+) -> np.ndarray:
+    """d out / d inputs[i] from backward, one output element at a time."""
+    out = outputs[out_index]
+    x = inputs[i]
+    jac = np.zeros((x._data.size, out._data.size))
+    for k in range(out._data.size):
+        seed = np.zeros(out._data.size, out._data.dtype)
+        seed[k] = 1
+        (g,) = engine.grad(
+            out,
+            x,
+            Tensor._make(seed.reshape(out._data.shape), False),
+            retain_graph=True,
+            allow_unused=True,
+        )
+        if g is not None:
+            jac[:, k] = g._data.reshape(-1)
+    return jac
+
+
+def gradcheck(
+    func: Callable,
+    inputs: Any,
+    *,
+    eps: float = 1e-6,
+    atol: float = 1e-5,
+    rtol: float = 1e-3,
+    raise_exception: bool = True,
+    **_ignored: Any,
+) -> bool:
+    """Check ``func``'s backward against finite differences for every input that
+    requires grad (use float64 inputs, as with PyTorch)."""
+    inputs = _as_tuple(inputs)
+    outputs = _as_tuple(func(*inputs))
+    for i, x in enumerate(inputs):
+        if not (isinstance(x, Tensor) and x.requires_grad):
+            continue
+        for j, out in enumerate(outputs):
+            if not isinstance(out, Tensor) or not out.requires_grad:
+                continue
+            numerical = _numerical_jacobian(func, inputs, i, j, eps)
+            analytical = _analytical_jacobian(outputs, inputs, i, j)
+            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+                if not raise_exception:
+                    return False
+                raise GradcheckError(
+                    f"Jacobian mismatch for output {j} with respect to input {i},\n"
+                    f"numerical:{_fmt(numerical)}\nanalytical:{_fmt(analytical)}\n"
+                )
+    return True
+
+
+def gradgradcheck(func: Callable, inputs: Any, **kwargs: Any) -> bool:
+    """Check second derivatives: gradcheck of the function's gradients."""
+    inputs = _as_tuple(inputs)
+
+    def first_grads(*xs: Any) -> tuple:
+        outs = _as_tuple(func(*xs))
+        total = sum((o * o).sum() if o.dim() else o * o for o in outs) / 2
+        diff = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]
+        return engine.grad(total, diff, create_graph=True, allow_unused=True)
+
+    return gradcheck(first_grads, inputs, **kwargs)
+
+
+def _fmt(a: np.ndarray) -> str:
+    from ._tensor_str import tensor_repr
+
+    return tensor_repr(a, "float64").replace(", dtype=minigrad.float64", "")

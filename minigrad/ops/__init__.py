@@ -1,0 +1,1 @@
+"""Built-in operations, one ``Function`` subclass each (PyTorch's node names)."""

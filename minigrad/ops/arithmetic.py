@@ -1,0 +1,184 @@
+"""``+ - * / **`` and negation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _formula as f
+from ._common import Op, binary_out, float_out
+
+
+class Add(Op):
+    """d(a + alpha*b) = (g, alpha*g)"""
+
+    node_name, saved_attrs = "AddBackward0", ("alpha",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Any:
+        ctx.alpha = alpha
+        bd = b._data if alpha == 1 else b._data * alpha
+        return binary_out(a._data + bd, a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return g, (g if ctx.alpha == 1 else g * ctx.alpha), None
+
+
+class Sub(Op):
+    """d(a - alpha*b) = (g, -alpha*g)"""
+
+    node_name, saved_attrs = "SubBackward0", ("alpha",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Any:
+        ctx.alpha = alpha
+        bd = b._data if alpha == 1 else b._data * alpha
+        return binary_out(a._data - bd, a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return g, (-g if ctx.alpha == 1 else g * -ctx.alpha), None
+
+
+class RsubScalar(Op):
+    """d(other - alpha*a) = -alpha*g   (``2 - a``)"""
+
+    node_name, saved_attrs = "RsubBackward1", ("alpha",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, other: Any, alpha: Any = 1) -> Any:
+        ctx.alpha = alpha
+        out = other - a._data * alpha
+        return out if out.dtype == a._data.dtype else float_out(out, a, other)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return (-g if ctx.alpha == 1 else g * -ctx.alpha), None, None
+
+
+class Mul(Op):
+    """d(a * b) = (g * b, g * a)"""
+
+    node_name, saved = "MulBackward0", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        need_a, need_b = ctx.needs_input_grad
+        # Each input is only needed for the other's gradient (PyTorch saves the same).
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return binary_out(a._data * b._data, a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (g * b if need_a else None), (g * a if need_b else None)
+
+
+class MulScalar(Op):
+    """d(a * s) = g * s   (a Python number, as PyTorch's formulas use internally)"""
+
+    node_name, saved_attrs = "MulBackward1", ("other",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, s: Any) -> Any:
+        ctx.other = s
+        out = a._data * s
+        return out if out.dtype == a._data.dtype else float_out(out, a, s)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return g * ctx.other, None
+
+
+class Div(Op):
+    """d(a / b) = (g / b, -g * a / b²)"""
+
+    node_name, saved = "DivBackward0", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
+        return float_out(a._data / b._data, a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (g / b if need_a else None), (-g * a / (b * b) if need_b else None)
+
+
+class Neg(Op):
+    """d(-a) = -g"""
+
+    node_name = "NegBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        return -a._data
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        return -g
+
+
+class PowScalar(Op):
+    """d(a ** e) = g * e * a ** (e - 1)"""
+
+    node_name, saved, saved_attrs = "PowBackward0", ("self",), ("exponent",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, exponent: Any) -> Any:
+        ctx.exponent = exponent
+        ctx.save_for_backward(a)
+        out = a._data**exponent
+        return out if out.dtype == a._data.dtype else float_out(out, a, exponent)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (a,) = ctx.saved_tensors
+        e = ctx.exponent
+        if e == 0:
+            return g * 0, None
+        return g * f.scale(a ** (e - 1), e), None
+
+
+class PowTensor(Op):
+    """d(a ** b) = (g * b * a ** (b - 1), g * result * log(a))"""
+
+    node_name, saved = "PowBackward1", ("self", "exponent", "result")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        out = binary_out(np.power(a._data, b._data), a, b)
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b, result = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        ga = g * (b * a ** (b - 1)) if need_a else None
+        gb = g * (result * f.log(a)) if need_b else None
+        return ga, gb
+
+
+class RpowScalar(Op):
+    """d(s ** b) = g * result * log(s)   (``2 ** a``)"""
+
+    node_name, saved, saved_attrs = "PowBackward2", ("exponent", "result"), ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, b: Any, base: Any) -> Any:
+        ctx.self = base
+        out = base**b._data
+        out = out if out.dtype == b._data.dtype else float_out(out, b, base)
+        ctx.save_for_backward(b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        _, result = ctx.saved_tensors
+        return g * (result * float(np.log(ctx.self))), None

@@ -1,0 +1,129 @@
+"""Matrix products: dot, mv, mm, bmm (``@`` picks one by the operands' ranks)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _formula as f
+from ._common import Op, binary_out
+
+
+def _strides(x: np.ndarray) -> tuple[int, ...]:
+    return tuple(s // x.itemsize for s in x.strides)
+
+
+class Dot(Op):
+    """d (a · b) = (g * b, g * a)"""
+
+    node_name, saved = "DotBackward0", ("self", "tensor")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        x, y = a._data, b._data
+        if x.ndim != 1 or y.ndim != 1:
+            raise RuntimeError(
+                f"1D tensors expected, but got {x.ndim}D and {y.ndim}D tensors"
+            )
+        if x.shape != y.shape:
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{x.shape[0]}] and src "
+                f"[{y.shape[0]}] to have the same number of elements, but got "
+                f"{x.shape[0]} and {y.shape[0]} elements respectively"
+            )
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return binary_out(np.asarray(np.dot(x, y)), a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (g * b if need_a else None), (g * a if need_b else None)
+
+
+class Mv(Op):
+    """d (M @ v) = (outer(g, v), Mᵀ @ g)"""
+
+    node_name, saved = "MvBackward0", ("self", "vec")
+
+    @staticmethod
+    def forward(ctx: Any, m: Any, v: Any) -> Any:
+        x, y = m._data, v._data
+        if x.shape[1] != y.shape[0]:
+            raise RuntimeError(
+                f"size mismatch, got input ({x.shape[0]}), mat "
+                f"({x.shape[0]}x{x.shape[1]}), vec ({y.shape[0]})"
+            )
+        need_m, need_v = ctx.needs_input_grad
+        ctx.save_for_backward(m if need_v else None, v if need_m else None)
+        return binary_out(x @ y, m, v)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        m, v = ctx.saved_tensors
+        need_m, need_v = ctx.needs_input_grad
+        return (f.outer(g, v) if need_m else None), (f.mT(m) @ g if need_v else None)
+
+
+class Mm(Op):
+    """d (A @ B) = (g @ Bᵀ, Aᵀ @ g)"""
+
+    node_name, saved = "MmBackward0", ("self", "mat2")
+    saved_attrs = (
+        "mat2_sym_sizes",
+        "mat2_sym_strides",
+        "self_sym_sizes",
+        "self_sym_strides",
+    )
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        x, y = a._data, b._data
+        if x.ndim != 2 or y.ndim != 2:
+            bad = "self" if x.ndim != 2 else "mat2"
+            raise RuntimeError(f"{bad} must be a matrix")
+        if x.shape[1] != y.shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]}"
+                f" and {y.shape[0]}x{y.shape[1]})"
+            )
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        ctx.self_sym_sizes, ctx.self_sym_strides = x.shape, _strides(x)
+        ctx.mat2_sym_sizes, ctx.mat2_sym_strides = y.shape, _strides(y)
+        return binary_out(x @ y, a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (g @ f.mT(b) if need_a else None), (f.mT(a) @ g if need_b else None)
+
+
+class Bmm(Op):
+    """d (A @ B) batched = (g @ Bᵀ, Aᵀ @ g)"""
+
+    node_name, saved = "BmmBackward0", ("self", "mat2")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        x, y = a._data, b._data
+        if x.ndim != 3 or y.ndim != 3:
+            bad = "batch1" if x.ndim != 3 else "batch2"
+            raise RuntimeError(f"{bad} must be a 3D tensor")
+        if x.shape[0] != y.shape[0] or x.shape[2] != y.shape[1]:
+            raise RuntimeError(
+                f"Expected size for first two dimensions of batch2 tensor to be: "
+                f"[{x.shape[0]}, {x.shape[2]}] but got: [{y.shape[0]}, {y.shape[1]}]."
+            )
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return binary_out(x @ y, a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (g @ f.mT(b) if need_a else None), (f.mT(a) @ g if need_b else None)

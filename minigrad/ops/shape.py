@@ -1,0 +1,501 @@
+"""Shape and indexing ops. Most are views: they share data (and the version
+counter) with their input; ``Tensor._view`` records how to re-derive them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _formula as f
+from ..function import BackwardCFunction, Node
+from ._common import Op
+
+
+def view_shape(shape: Any, numel: int) -> tuple[int, ...]:
+    """Resolve one ``-1`` in a requested shape, with PyTorch's error."""
+    shape = tuple(int(s) for s in shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in shape:
+        known = int(np.prod([s for s in shape if s != -1]))
+        if known == 0 or numel % known:
+            raise RuntimeError(
+                f"shape '{list(shape)}' is invalid for input of size {numel}"
+            )
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    if int(np.prod(shape)) != numel:
+        raise RuntimeError(
+            f"shape '{list(shape)}' is invalid for input of size {numel}"
+        )
+    return shape
+
+
+class View(Op):
+    """d view(a, shape) = g viewed back to a's shape"""
+
+    node_name, saved_attrs = "ViewBackward0", ("self_sym_sizes",)
+
+    @staticmethod
+    def view_fn(x: np.ndarray, shape: tuple) -> np.ndarray:
+        return x.reshape(shape)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, shape: tuple) -> Any:
+        ctx.self_sym_sizes = a._data.shape
+        out = a._data.reshape(shape)
+        if out.size and not np.shares_memory(out, a._data):
+            raise RuntimeError(
+                "view size is not compatible with input tensor's size and stride (at "
+                "least one dimension spans across two contiguous subspaces). Use "
+                ".reshape(...) instead."
+            )
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.reshape(g, ctx.self_sym_sizes), None
+
+
+class UnsafeView(Op):
+    """d reshape(copy) = g reshaped back"""
+
+    node_name, saved_attrs = "UnsafeViewBackward0", ("self_sym_sizes",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, shape: tuple) -> Any:
+        ctx.self_sym_sizes = a._data.shape
+        return a._data.reshape(shape)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.reshape(g, ctx.self_sym_sizes), None
+
+
+class Clone(Op):
+    """d clone(a) = g"""
+
+    node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        return np.array(a._data, copy=True)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        return g
+
+
+class ToCopy(Op):
+    """d a.to(dtype) = g (cast back to a's dtype by the engine)"""
+
+    node_name = "ToCopyBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, np_dtype: Any) -> Any:
+        return a._data.astype(np_dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return g, None
+
+
+class Alias(Op):
+    """d a[...] = g"""
+
+    node_name = "AliasBackward0"
+
+    @staticmethod
+    def view_fn(x: np.ndarray) -> np.ndarray:
+        return x.view()
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        return a._data.view()
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        return g
+
+
+class T(Op):
+    """d a.t() = g.t()"""
+
+    node_name = "TBackward0"
+
+    @staticmethod
+    def view_fn(x: np.ndarray) -> np.ndarray:
+        return x.T
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        if a._data.ndim > 2:
+            raise RuntimeError(
+                f"t() expects a tensor with <= 2 dimensions, but self is "
+                f"{a._data.ndim}D"
+            )
+        return a._data.T
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        return f.mT(g) if g.ndim == 2 else g
+
+
+class Transpose(Op):
+    """d a.transpose(i, j) = g.transpose(i, j)"""
+
+    node_name, saved_attrs = "TransposeBackward0", ("dim0", "dim1")
+
+    @staticmethod
+    def view_fn(x: np.ndarray, d0: int, d1: int) -> np.ndarray:
+        return np.swapaxes(x, d0, d1)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, d0: int, d1: int) -> Any:
+        ctx.dim0, ctx.dim1 = f.u64(d0), f.u64(d1)
+        ctx.dims = (d0, d1)
+        return np.swapaxes(a._data, d0, d1)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.transpose(g, *ctx.dims), None, None
+
+
+class Permute(Op):
+    """d a.permute(p) = g.permute(p⁻¹)"""
+
+    node_name, saved_attrs = "PermuteBackward0", ("dims",)
+
+    @staticmethod
+    def view_fn(x: np.ndarray, dims: tuple) -> np.ndarray:
+        return np.transpose(x, dims)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dims: tuple) -> Any:
+        ctx.dims = tuple(f.u64(d) for d in dims)
+        ctx.inverse = tuple(
+            int(i) for i in np.argsort([d % a._data.ndim for d in dims])
+        )
+        return np.transpose(a._data, dims)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.permute(g, ctx.inverse), None
+
+
+class Expand(Op):
+    """d a.expand(shape) = g summed back to a's shape"""
+
+    node_name, saved_attrs = "ExpandBackward0", ("self_sym_sizes",)
+
+    @staticmethod
+    def view_fn(x: np.ndarray, shape: tuple) -> np.ndarray:
+        return np.broadcast_to(x, shape)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, shape: tuple) -> Any:
+        ctx.self_sym_sizes = a._data.shape
+        return np.broadcast_to(a._data, shape)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.sum_to(g, ctx.self_sym_sizes), None
+
+
+class Unsqueeze(Op):
+    """d a.unsqueeze(d) = g.squeeze(d)"""
+
+    node_name, saved_attrs = "UnsqueezeBackward0", ("dim",)
+
+    @staticmethod
+    def view_fn(x: np.ndarray, dim: int) -> np.ndarray:
+        return np.expand_dims(x, dim)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int) -> Any:
+        ctx.dim, ctx.shape = f.u64(dim), a._data.shape
+        return np.expand_dims(a._data, dim)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.reshape(g, ctx.shape), None
+
+
+class Squeeze(Op):
+    """d a.squeeze() = g reshaped back"""
+
+    node_name, saved_attrs = "SqueezeBackward0", ("self_sym_sizes",)
+
+    @staticmethod
+    def view_fn(x: np.ndarray) -> np.ndarray:
+        return x.reshape(tuple(n for n in x.shape if n != 1))
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        ctx.self_sym_sizes = a._data.shape
+        return Squeeze.view_fn(a._data)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        return f.reshape(g, ctx.self_sym_sizes)
+
+
+class SqueezeDim(Op):
+    """d a.squeeze(d) = g reshaped back"""
+
+    node_name, saved_attrs = "SqueezeBackward1", ("dim", "self_sym_sizes")
+
+    @staticmethod
+    def view_fn(x: np.ndarray, dim: int) -> np.ndarray:
+        return np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x.view()
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int) -> Any:
+        ctx.dim, ctx.self_sym_sizes = f.u64(dim), a._data.shape
+        return SqueezeDim.view_fn(a._data, dim)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.reshape(g, ctx.self_sym_sizes), None
+
+
+class SqueezeDimInplace(SqueezeDim):
+    """``squeeze_(d)``: what ``v @ M`` uses to drop the row it added."""
+
+    node_name = "SqueezeBackward4"
+
+
+class Select(Op):
+    """d a.select(d, i) = g placed at index i of zeros like a"""
+
+    node_name, saved_attrs = "SelectBackward0", ("dim", "index", "self_sym_sizes")
+
+    @staticmethod
+    def key(ndim: int, dim: int, index: int) -> tuple:
+        # the trailing ... keeps numpy returning a view even for a single element
+        return (slice(None),) * dim + (index, Ellipsis)
+
+    @staticmethod
+    def view_fn(x: np.ndarray, dim: int, index: int) -> np.ndarray:
+        return x[Select.key(x.ndim, dim, index)]
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int, index: int) -> Any:
+        x = a._data
+        if x.ndim == 0:
+            raise IndexError(
+                "invalid index of a 0-dim tensor. Use `tensor.item()` "
+                "in Python or `tensor.item<T>()` in C++ to convert a "
+                "0-dim tensor to a number"
+            )
+        size = x.shape[dim]
+        if not -size <= index < size:
+            raise IndexError(
+                f"index {index} is out of bounds for dimension {dim} with size {size}"
+            )
+        ctx.dim, ctx.index, ctx.self_sym_sizes = dim, f.u64(index), x.shape
+        ctx.key = Select.key(x.ndim, dim, index)
+        return x[ctx.key]
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.index_add(g, ctx.self_sym_sizes, ctx.key), None, None
+
+
+class Slice(Op):
+    """d a[start:end:step] along d = g placed in that slice of zeros like a"""
+
+    node_name = "SliceBackward0"
+    saved_attrs = ("dim", "start", "end", "step", "self_sym_sizes")
+
+    @staticmethod
+    def view_fn(x: np.ndarray, dim: int, s: slice) -> np.ndarray:
+        return x[(slice(None),) * dim + (s,)]
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int, s: slice) -> Any:
+        x = a._data
+        if s.step is not None and s.step <= 0:
+            raise ValueError("step must be greater than zero")
+        ctx.dim, ctx.self_sym_sizes = dim, x.shape
+        ctx.start = f.u64(0 if s.start is None else s.start)
+        ctx.end = 9223372036854775807 if s.stop is None else f.u64(s.stop)
+        ctx.step = 1 if s.step is None else s.step
+        ctx.key = (slice(None),) * dim + (s,)
+        return x[ctx.key]
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.index_add(g, ctx.self_sym_sizes, ctx.key), None, None
+
+
+class Index(Op):
+    """d a[indices] = g scattered (added) at those indices of zeros like a"""
+
+    node_name, saved_attrs = "IndexBackward0", ("indices", "self_sym_sizes")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, key: Any, indices: tuple) -> Any:
+        ctx.key, ctx.indices, ctx.self_sym_sizes = key, indices, a._data.shape
+        return np.array(a._data[key])
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.index_add(g, ctx.self_sym_sizes, ctx.key), None, None
+
+
+class IndexPut(Op):
+    """d index_put(a, key, v) = (g with the written places zeroed, g[key])"""
+
+    node_name, saved_attrs = "IndexPutBackward0", ("accumulate",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, v: Any, key: Any, accumulate: bool) -> Any:
+        out = np.array(a._data, copy=True)
+        ctx.key, ctx.accumulate, ctx.vshape = key, accumulate, v._data.shape
+        if accumulate:
+            np.add.at(out, key, v._data)
+        else:
+            out[key] = v._data
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        ga = g
+        if not ctx.accumulate:
+            mask = np.ones(g.shape, bool)
+            mask[ctx.key] = False
+            ga = g * (mask if isinstance(g, np.ndarray) else type(g)._make(mask, False))
+        gv = g[ctx.key]
+        return ga, f.sum_to(gv, ctx.vshape), None, None
+
+
+# ---------------------------------------------------------------- in-place writes
+class _Qualified:
+    """Nodes PyTorch names with a C++ namespace (``torch::autograd::CopySlices``)."""
+
+    def name(self) -> str:
+        return f"minigrad::autograd::{type(self).__name__}"
+
+
+class CopyNode(_Qualified, BackwardCFunction):
+    pass
+
+
+class Copy(Op):
+    """d dst.copy_(src) = (zeros, g summed to src's shape)"""
+
+    node_name, node_base = "CopyBackwards", CopyNode
+
+    @staticmethod
+    def forward(ctx: Any, dst: Any, src: Any) -> Any:
+        ctx.src_shape = src._data.shape
+        out = np.empty_like(dst._data)
+        out[...] = src._data  # broadcasts and casts into dst's shape and dtype
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return g * 0, f.sum_to(g, ctx.src_shape)
+
+
+class Zero(Op):
+    """d zero_(a) = 0"""
+
+    node_name = "ZeroBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        return np.zeros_like(a._data)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        return g * 0
+
+
+class Fill(Op):
+    """d fill_(a, value) = 0"""
+
+    node_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, value: Any) -> Any:
+        return np.full_like(a._data, value)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return g * 0, None
+
+
+class FillTensor(Op):
+    """d fill_(a, v) = (0, sum(g))"""
+
+    node_name = "FillBackward3"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, v: Any) -> Any:
+        if v._data.ndim:
+            raise RuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{v._data.ndim} dimensions."
+            )
+        return np.full_like(a._data, v._data)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return g * 0, g.sum()
+
+
+class CopySlices(_Qualified, Node):
+    """The base's new grad_fn after an in-place op on one of its views: the
+    gradient for the written region goes through the in-place op's node ``fn``,
+    the rest flows to the base's previous history unchanged."""
+
+    def __init__(self, base: Any, view_fn: Any, fn: Node) -> None:
+        self.fn, self.view_fn = fn, view_fn
+        self._seq = fn._seq
+        self.next_functions = (base._edge(),) + fn.next_functions[1:]
+        self._input_meta = ((base._data.shape, base._data.dtype),) + fn._input_meta[1:]
+
+    def apply(self, grads: list) -> tuple:
+        from ..engine import call_node
+
+        (g,) = grads
+        if not isinstance(g, (np.ndarray, np.generic)):
+            raise NotImplementedError(
+                "minigrad does not support create_graph=True through CopySlices "
+                "(an in-place write into a view)"
+            )
+        result = np.array(g, copy=True)
+        region = self.view_fn(result)
+        res = call_node(self.fn, [np.array(region, copy=True)], graph=False)
+        region[...] = 0 if res[0] is None else res[0]
+        return (result,) + tuple(res[1:])
+
+    def release_variables(self) -> list[str]:
+        return self.fn.release_variables()
+
+
+class AsStridedBackward0(Node):
+    """A view's grad_fn after its base was changed in place: the gradient of
+    the view is placed into zeros shaped like the base."""
+
+    def __init__(self, base: Any, view_fn: Any) -> None:
+        self.view_fn = view_fn
+        self.base_meta = (base._data.shape, base._data.dtype)
+        self.next_functions = (base._edge(),)
+        self._input_meta = (self.base_meta,)
+        from ..function import _sequence_nr
+
+        self._seq = next(_sequence_nr)
+
+    def apply(self, grads: list) -> tuple:
+        (g,) = grads
+        if not isinstance(g, (np.ndarray, np.generic)):
+            raise NotImplementedError(
+                "minigrad does not support create_graph=True through "
+                "AsStridedBackward0 (a view of a tensor changed in place)"
+            )
+        z = np.zeros(*self.base_meta)
+        self.view_fn(z)[...] = g
+        return (z,)

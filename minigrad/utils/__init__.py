@@ -1,0 +1,5 @@
+"""Utilities (``minigrad.utils.hooks``)."""
+
+from . import hooks
+
+__all__ = ["hooks"]
