@@ -88,6 +88,10 @@ def result_type(*operands: object) -> dtype:
         data = getattr(x, "_data", None)
         if data is not None:
             d, g = _BY_NP[data.dtype], 0 if data.ndim else 1
+            if g and getattr(x, "_wrapped_number", False):
+                # a Python number PyTorch wrapped into a 0-d tensor still ranks
+                # as a scalar: ``float32_0d + 2.5`` stays float32
+                d, g = (default_float if d is float64 else d), 2
         else:
             d, g = scalar_dtype(x), 2
             if d is float64:

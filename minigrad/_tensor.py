@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype as dt
-from . import grad_mode
+from . import function, grad_mode
 from ._tensor_str import tensor_repr
 from .function import AccumulateGrad, Node, _check_inplace
 from .ops import arithmetic as A
@@ -58,8 +58,11 @@ class Size(tuple):
 
 
 def _scalar(value: Any) -> Tensor:
-    """A Python number as the 0-d tensor PyTorch wraps it into (``2`` -> int64)."""
-    return Tensor._make(np.asarray(value, dt.scalar_dtype(value).np), False)
+    """A Python number as the 0-d tensor PyTorch wraps it into (``2`` -> int64);
+    it keeps a Python number's low rank in type promotion."""
+    t = Tensor._make(np.asarray(value, dt.scalar_dtype(value).np), False)
+    t._wrapped_number = True
+    return t
 
 
 def _as_tensor(value: Any) -> Tensor:
@@ -67,23 +70,25 @@ def _as_tensor(value: Any) -> Tensor:
 
 
 class Tensor:
+    # The attributes every operation touches are slots; the rest are class-level
+    # defaults that an instance overrides only when it needs to (cheaper tensors).
     __slots__ = (
         "_data",
         "_requires_grad",
-        "_grad",
         "_grad_fn",
-        "_output_nr",
         "_vc",
-        "_base",
-        "_view_fn",
-        "_view_version",
-        "_hooks",
-        "_post_acc_hooks",
-        "_accumulator",
-        "_retains_grad",
         "__weakref__",
-        "__dict__",  # lets users and nn.Parameter attach attributes
+        "__dict__",
     )
+    _grad: Tensor | None = None
+    _output_nr = 0  # which output of grad_fn this tensor is
+    _base: Tensor | None = None  # for a view: the tensor whose memory it shares
+    _view_fn: Callable | None = None  # base array -> this view's array
+    _view_version = 0  # the version when the view's grad_fn was made
+    _hooks: Any = None  # a leaf's tensor hooks (a non-leaf's live on grad_fn)
+    _post_acc_hooks: Any = None
+    _accumulator: Any = None  # weak reference to this leaf's AccumulateGrad
+    _retains_grad = False
 
     def __init__(self, data: Any = (), requires_grad: bool = False) -> None:
         from .creation import _to_array
@@ -93,11 +98,8 @@ class Tensor:
     def _init(self, data: np.ndarray, requires_grad: bool) -> None:
         self._data = data
         self._requires_grad = requires_grad
-        self._grad = self._grad_fn = self._base = self._view_fn = None
-        self._output_nr = 0
+        self._grad_fn = None
         self._vc = VersionCounter()
-        self._hooks = self._post_acc_hooks = self._accumulator = None
-        self._retains_grad = False
 
     @classmethod
     def _make(cls, data: Any, requires_grad: bool) -> Tensor:
@@ -107,11 +109,8 @@ class Tensor:
             data = np.asarray(data)
         t._data = data
         t._requires_grad = requires_grad
-        t._grad = t._grad_fn = t._base = t._view_fn = None
-        t._output_nr = 0
+        t._grad_fn = None
         t._vc = VersionCounter()
-        t._hooks = t._post_acc_hooks = t._accumulator = None
-        t._retains_grad = False
         return t
 
     # ------------------------------------------------------------ autograd state
@@ -189,7 +188,9 @@ class Tensor:
     def _edge(self) -> tuple[Node | None, int]:
         """Where the gradient for this tensor goes: its grad_fn, or for a leaf
         that requires grad, its AccumulateGrad."""
-        fn = self.grad_fn
+        fn = self._grad_fn
+        if self._base is not None and self._view_version != self._vc.value:
+            fn = self.grad_fn  # a view whose base changed: refresh first
         if fn is not None:
             return fn, self._output_nr
         if self._requires_grad:
@@ -887,12 +888,15 @@ class Tensor:
         return self.pow_(exponent)
 
 
+function.Tensor = Tensor  # see function.py: breaks the import cycle
+
+
 def _snapshot_saved_self(node: Node, t: Tensor) -> None:
     """An in-place op's node may have saved the tensor it is about to overwrite;
     keep the old values instead (PyTorch saves ``original_self``)."""
     from .function import SavedTensor
 
-    saved = node.__dict__.get("_saved")
+    saved = node._saved
     if saved and any(s is not None and s.tensor is t for s in saved):
         old = Tensor._make(t._data.copy(), False)
         node._saved = tuple(
@@ -903,7 +907,7 @@ def _snapshot_saved_self(node: Node, t: Tensor) -> None:
 
 def _rebind_saved_result(node: Node, t: Tensor) -> None:
     """A saved result of an in-place op is the tensor itself after the write."""
-    for s in node.__dict__.get("_saved", ()):
+    for s in node._saved or ():
         if s is not None and s.tensor is None:
             s.data, s.vc, s.version = t._data, t._vc, t._vc.value
 

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import grad_mode
+from ._tensor import Tensor
 from .function import AccumulateGrad, BackwardCFunction, Node
 
 _ARRAY = (np.ndarray, np.generic)
@@ -48,8 +49,6 @@ class StepEvent:
 
 
 def _wrap(g: Any) -> Any:
-    from ._tensor import Tensor
-
     if g is None or isinstance(g, Tensor):
         return g
     return Tensor._make(g, False)
@@ -68,50 +67,52 @@ def _sum_to(g: Any, shape: tuple) -> Any:
 def _validate(node: Node, grads: Sequence, graph: bool) -> list:
     """Check a node's output gradients against its inputs (count, shape, dtype),
     undoing broadcasting with a sum where needed (PyTorch's validate_outputs)."""
-    d = node.__dict__
-    n = d.get("_n_args") or len(node.next_functions)
+    n = node._n_args or len(node.next_functions)
     grads = list(grads)
-    if len(grads) > n and all(g is None for g in grads[n:]):
-        del grads[n:]  # extra Nones are allowed
     if len(grads) != n:
-        raise RuntimeError(
-            f"function {node.name()} returned an incorrect number of gradients "
-            f"(expected {n}, got {len(grads)})"
-        )
-    if "_tensor_positions" in d:  # drop the entries of non-tensor arguments
-        grads = [grads[i] for i in d["_tensor_positions"]]
+        if len(grads) > n and all(g is None for g in grads[n:]):
+            del grads[n:]  # extra Nones are allowed
+        else:
+            raise RuntimeError(
+                f"function {node.name()} returned an incorrect number of gradients "
+                f"(expected {n}, got {len(grads)})"
+            )
+    if node._tensor_positions:  # drop the entries of non-tensor arguments
+        grads = [grads[i] for i in node._tensor_positions]
     meta = node._input_meta
     for i, g in enumerate(grads):
         if g is None:
             continue
         if node.next_functions[i][0] is None:
             grads[i] = None
-            continue
-        if not meta:
-            continue
-        shape, dtype = meta[i]
-        if g.shape != shape:
-            try:
-                np.broadcast_shapes(tuple(g.shape), shape)
-                ok = len(g.shape) >= len(shape)
-            except ValueError:
-                ok = False
-            if not ok:
-                raise RuntimeError(
-                    f"Function {node.name()} returned an invalid gradient at index {i}"
-                    f" - got {list(g.shape)} but expected shape compatible with "
-                    f"{list(shape)}"
-                )
-            g = _sum_to(g, shape)
-        if isinstance(g, _ARRAY):
-            if g.dtype != dtype:
-                g = np.asarray(g, dtype=dtype)
-        elif g._data.dtype != dtype:
-            from ._dtype import from_numpy_dtype
-
-            g = g.to(from_numpy_dtype(dtype))
-        grads[i] = g
+        elif meta and (g.shape != meta[i][0] or g.dtype != meta[i][1]):
+            grads[i] = _conform(node, i, g)
     return grads
+
+
+def _conform(node: Node, i: int, g: Any) -> Any:
+    """Sum a broadcast gradient down to its input's shape and cast its dtype."""
+    shape, dtype = node._input_meta[i]
+    if g.shape != shape:
+        try:
+            np.broadcast_shapes(tuple(g.shape), shape)
+            ok = len(g.shape) >= len(shape)
+        except ValueError:
+            ok = False
+        if not ok:
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i}"
+                f" - got {list(g.shape)} but expected shape compatible with "
+                f"{list(shape)}"
+            )
+        g = _sum_to(g, shape)
+    if isinstance(g, _ARRAY):
+        return g if g.dtype == dtype else np.asarray(g, dtype=dtype)
+    if g._data.dtype != dtype:
+        from ._dtype import from_numpy_dtype
+
+        g = g.to(from_numpy_dtype(dtype))
+    return g
 
 
 def call_node(node: Node, grads: list, graph: bool) -> list:
@@ -120,22 +121,24 @@ def call_node(node: Node, grads: list, graph: bool) -> list:
     state = grad_mode.state
     prev, state.enabled = state.enabled, graph  # record only for create_graph
     try:
-        if isinstance(node, BackwardCFunction):
-            fn_cls = node._forward_cls
-            if node.materialize_grads and any(g is None for g in grads):
-                # e.g. an unused output of a multi-output op: a zero gradient
-                grads = [
-                    _zeros_for(node, i) if g is None else g for i, g in enumerate(grads)
-                ]
-            if graph or not fn_cls._array_backward:
-                grads = [_wrap(g) for g in grads]
-            out = node.apply(grads)
-            if not graph and not fn_cls._array_backward:
-                out = [_unwrap(g) for g in out]
-        else:
-            out = node.apply(grads if graph else [_unwrap(g) for g in grads])
+        return _call(node, grads, graph)
     finally:
         state.enabled = prev
+
+
+def _call(node: Node, grads: list, graph: bool) -> list:
+    """``call_node`` for the engine, which has already set the grad mode."""
+    if not isinstance(node, BackwardCFunction):  # CopySlices, AsStridedBackward0
+        return _validate(node, node.apply(grads), graph)
+    array_formula = node._forward_cls._array_backward
+    if node.materialize_grads and any(g is None for g in grads):
+        # e.g. an unused output of a multi-output op gets a zero gradient
+        grads = [_zeros_for(node, i) if g is None else g for i, g in enumerate(grads)]
+    if graph or not array_formula:  # user Functions always see Tensors
+        grads = [_wrap(g) for g in grads]
+    out = node.apply(grads)
+    if not graph and not array_formula:
+        out = [_unwrap(g) for g in out]
     return _validate(node, out, graph)
 
 
@@ -146,8 +149,6 @@ def _zeros_for(node: Node, output_nr: int) -> np.ndarray:
 
 def accumulate_into(var: Any, g: Any, create_graph: bool) -> None:
     """What AccumulateGrad does: ``var.grad = g`` the first time, ``+= g`` after."""
-    from ._tensor import Tensor
-
     old = var._grad
     if isinstance(g, Tensor):
         if old is None:
@@ -172,12 +173,12 @@ def accumulate_into(var: Any, g: Any, create_graph: bool) -> None:
         hook(var)
 
 
-def _run_hooks(hooks: Any, grad: Any, graph: bool, record: list | None, kind: str):
+def _run_hooks(hooks: Any, grad: Any, graph: bool, ev: Any, kind: str) -> Any:
     """Run tensor hooks on one gradient; a hook may return a replacement."""
     for hook in list(hooks.values()):
         out = hook(_wrap(grad))
-        if record is not None:
-            record.append((kind, hook))
+        if ev is not None:
+            ev.hooks.append((kind, hook))
         if out is not None:
             grad = out if graph else _unwrap(out)
     return grad
@@ -265,30 +266,19 @@ class GraphTask:
         """3. Pop the next ready node and run it with its hooks."""
         graph = self.graph
         _, _, node = heapq.heappop(self.ready)
-        grads = self.buffers.pop(node, [None])
-        record: list | None = [] if trace else None
-        retained: list = []
-        captured: list = []
-        accumulated: list = []
-        d = node.__dict__
+        grads = self.buffers.pop(node, None) or [None]
+        ev = StepEvent(self.index, node, (), ()) if trace else None
+        self.index += 1
         is_acc = type(node) is AccumulateGrad
+        var = node.variable if is_acc else None
 
         # tensor hooks: a leaf's live on the tensor, a non-leaf's on its grad_fn
-        if is_acc:
-            var = node.variable
-            if var._hooks:
-                grads[0] = _run_hooks(var._hooks, grads[0], graph, record, "tensor")
-        elif "_tensor_pre_hooks" in d or "_retains_grad" in d:
-            for nr, hooks in d.get("_tensor_pre_hooks", {}).items():
-                if grads[nr] is not None:
-                    grads[nr] = _run_hooks(hooks, grads[nr], graph, record, "tensor")
-            for nr, ref in d.get("_retains_grad", {}).items():
-                t = ref()
-                if t is not None and grads[nr] is not None:
-                    _retain(t, grads[nr], graph)
-                    retained.append((t, t._grad))
-        if node in self.captures:
-            self._capture(node, grads, captured)
+        if is_acc and var._hooks:
+            grads[0] = _run_hooks(var._hooks, grads[0], graph, ev, "tensor")
+        elif node._hooked:
+            self._tensor_hooks(node, grads, ev)
+        if self.captures and node in self.captures:
+            self._capture(node, grads, ev)
 
         run = True
         if self.needed is not None:
@@ -298,59 +288,75 @@ class GraphTask:
                 nxt is not None and nxt in self.needed for nxt, _ in node.next_functions
             )
         outs: list = []
-        released: list = []
         if run:
-            if "_pre_hooks" in d:
-                for hook in list(d["_pre_hooks"].values()):
-                    res = hook(tuple(_wrap(g) for g in grads))
-                    if record is not None:
-                        record.append(("prehook", hook))
-                    if res is not None:
-                        grads = [g if graph else _unwrap(g) for g in res]
+            if node._pre_hooks:
+                grads = self._pre_hooks(node, grads, ev)
             if is_acc:
-                var = node.variable
                 if grads[0] is not None:
                     accumulate_into(var, grads[0], graph)
-                    accumulated.append((var, var._grad))
-                    if record is not None and var._post_acc_hooks:
-                        record.extend(
-                            ("post_accumulate", h) for h in var._post_acc_hooks.values()
-                        )
-            elif any(g is not None for g in grads):
-                outs = call_node(node, grads, graph)
+                    if ev is not None:
+                        ev.accumulated.append((var, var._grad))
+                        for h in (var._post_acc_hooks or {}).values():
+                            ev.hooks.append(("post_accumulate", h))
+            elif (
+                grads[0] is not None
+                if len(grads) == 1
+                else any(g is not None for g in grads)
+            ):
+                outs = _call(node, grads, graph)
             else:
                 outs = [None] * len(node.next_functions)
-            if "_post_hooks" in d:
-                for hook in list(d["_post_hooks"].values()):
-                    res = hook(
-                        tuple(_wrap(g) for g in outs), tuple(_wrap(g) for g in grads)
-                    )
-                    if record is not None:
-                        record.append(("hook", hook))
-                    if res is not None:
-                        outs = [g if graph else _unwrap(g) for g in res]
+            if node._post_hooks:
+                outs = self._post_hooks(node, grads, outs, ev)
             if not self.keep_graph:
                 released = node.release_variables()
+                if ev is not None:
+                    ev.released = released
             self._send(node, outs)
 
-        index, self.index = self.index, self.index + 1
-        if not trace:
+        if ev is None:
             return node
-        return StepEvent(
-            index=index,
-            node=node,
-            grads_in=tuple(_wrap(g) for g in grads),
-            grads_out=tuple(_wrap(g) for g in outs),
-            hooks=record or [],
-            accumulated=accumulated,
-            retained=retained,
-            captured=captured,
-            released=released,
-            ready=tuple(n for _, _, n in sorted(self.ready)),
-            executed=run,
-        )
+        ev.grads_in = tuple(_wrap(g) for g in grads)
+        ev.grads_out = tuple(_wrap(g) for g in outs)
+        ev.ready = tuple(n for _, _, n in sorted(self.ready))
+        ev.executed = run
+        return ev
 
-    def _capture(self, node: Node, grads: list, record: list) -> None:
+    def _tensor_hooks(self, node: Node, grads: list, ev: StepEvent | None) -> None:
+        """Hooks registered on a non-leaf tensor, then its retain_grad()."""
+        for nr, hooks in (node._tensor_pre_hooks or {}).items():
+            if grads[nr] is not None:
+                grads[nr] = _run_hooks(hooks, grads[nr], self.graph, ev, "tensor")
+        for nr, ref in (node._retains_grad or {}).items():
+            t = ref()
+            if t is not None and grads[nr] is not None:
+                _retain(t, grads[nr], self.graph)
+                if ev is not None:
+                    ev.retained.append((t, t._grad))
+
+    def _pre_hooks(self, node: Node, grads: list, ev: StepEvent | None) -> list:
+        """``hook(grad_outputs)`` may return replacement gradients."""
+        for hook in list(node._pre_hooks.values()):
+            res = hook(tuple(_wrap(g) for g in grads))
+            if ev is not None:
+                ev.hooks.append(("prehook", hook))
+            if res is not None:
+                grads = [g if self.graph else _unwrap(g) for g in res]
+        return grads
+
+    def _post_hooks(
+        self, node: Node, grads: list, outs: list, ev: StepEvent | None
+    ) -> list:
+        """``hook(grad_inputs, grad_outputs)`` may return replacement grad_inputs."""
+        for hook in list(node._post_hooks.values()):
+            res = hook(tuple(_wrap(g) for g in outs), tuple(_wrap(g) for g in grads))
+            if ev is not None:
+                ev.hooks.append(("hook", hook))
+            if res is not None:
+                outs = [g if self.graph else _unwrap(g) for g in res]
+        return outs
+
+    def _capture(self, node: Node, grads: list, ev: StepEvent | None) -> None:
         """Keep the gradient arriving at an ``inputs=`` edge."""
         for i, nr in self.captures[node]:
             g = grads[nr]
@@ -358,7 +364,8 @@ class GraphTask:
                 continue
             old = self.captured[i]
             self.captured[i] = g if old is None else old + g
-            record.append((i, self.captured[i]))
+            if ev is not None:
+                ev.captured.append((i, self.captured[i]))
             if self.accumulate and type(node) is not AccumulateGrad:
                 # backward(inputs=[non_leaf]) fills that tensor's .grad
                 ref = node.__dict__.get("_input_tensors", {}).get(nr)
@@ -368,16 +375,21 @@ class GraphTask:
     def _send(self, node: Node, outs: list) -> None:
         """4. Add each gradient into the buffer at the other end of its edge; a
         node whose last edge has delivered becomes ready."""
-        needed, deps = self.needed, self.deps
+        needed, deps, buffers = self.needed, self.deps, self.buffers
         for (nxt, nr), g in zip(node.next_functions, outs):
             if nxt is None or (needed is not None and nxt not in needed):
                 continue
             if g is not None:
-                _add_to_buffer(self.buffers, nxt, nr, g)
+                buf = buffers.get(nxt)
+                if buf is None and nr == 0 and nxt._num_outputs == 1:
+                    buffers[nxt] = [g]
+                else:
+                    _add_to_buffer(buffers, nxt, nr, g)
             left = deps[nxt] - 1
             deps[nxt] = left
             if left == 0:
-                self._push(nxt)
+                heapq.heappush(self.ready, (-nxt._seq, self.counter, nxt))
+                self.counter += 1
 
 
 def _add_to_buffer(buffers: dict, fn: Node, nr: int, g: Any) -> None:
@@ -389,8 +401,6 @@ def _add_to_buffer(buffers: dict, fn: Node, nr: int, g: Any) -> None:
 
 def _retain(t: Any, g: Any, graph: bool) -> None:
     """retain_grad(): keep a non-leaf's gradient in its ``.grad``."""
-    from ._tensor import Tensor
-
     if graph:
         t._grad = g.clone() if t._grad is None else t._grad + g
     elif t._grad is None:
@@ -428,8 +438,6 @@ def drain(gen: Iterator[Any]) -> Any:
 # ------------------------------------------------------------------ entry points
 def _make_grads(outputs: Sequence[Any], grads: Sequence[Any], graph: bool) -> list:
     """The gradients to start from: ones for a scalar output, else as given."""
-    from ._tensor import Tensor
-
     result = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if g is None:
@@ -457,8 +465,6 @@ def _make_grads(outputs: Sequence[Any], grads: Sequence[Any], graph: bool) -> li
 
 
 def _tensors(x: Any) -> list:
-    from ._tensor import Tensor
-
     if x is None:
         return []
     if isinstance(x, Tensor):
@@ -574,8 +580,6 @@ def grad(
 ) -> tuple:
     """Return the gradients of ``outputs`` with respect to ``inputs`` (nothing is
     accumulated into ``.grad``)."""
-    from ._tensor import Tensor
-
     outs = _tensors(outputs)
     ins = _tensors(inputs)
     grads = _tensors(grad_outputs) if grad_outputs is not None else [None] * len(outs)

@@ -29,6 +29,10 @@ from ._dtype import from_numpy_dtype
 from .utils.hooks import RemovableHandle
 
 UINT64_MAX = 2**64 - 1
+
+# The Tensor class; _tensor.py imports this module and then fills this in (a
+# module-level name keeps the hot paths free of per-call imports).
+Tensor: Any = None
 _sequence_nr = itertools.count()
 
 ERR_BACKWARD_TWICE = (
@@ -52,6 +56,13 @@ class Node:
     _seq: int = 0
     _num_outputs = 1  # how many forward outputs, i.e. incoming gradient slots
     _input_meta: tuple = ()  # (shape, dtype) per input: grads are checked against it
+    # Class-level defaults, overridden per node only when used, keep nodes cheap.
+    _saved: tuple | None = None  # SavedTensors; None once released
+    _released = False
+    _hooked = False  # any hook registered: the engine then looks for them
+    _pre_hooks = _post_hooks = _tensor_pre_hooks = _retains_grad = None
+    _n_args = 0  # set (with _tensor_positions) when some arguments aren't tensors
+    _tensor_positions: list[int] | None = None
 
     def name(self) -> str:
         return type(self).__name__
@@ -75,9 +86,11 @@ class Node:
 
     # Hooks live in dicts created on first use, so nodes without hooks stay cheap.
     def _hook_dict(self, name: str) -> OrderedDict:
-        d = self.__dict__.get(name)
+        d = getattr(self, name)
         if d is None:
-            d = self.__dict__[name] = OrderedDict()
+            d = OrderedDict()
+            setattr(self, name, d)
+            self._hooked = True
         return d
 
     def register_hook(self, fn: Callable) -> RemovableHandle:
@@ -148,6 +161,8 @@ class BackwardCFunction(Node):
     def save_for_backward(self, *tensors: Any) -> None:
         self.to_save = tensors
 
+    to_save: tuple | None = None
+
     def mark_dirty(self, *tensors: Any) -> None:
         self._dirty = tensors
 
@@ -163,9 +178,9 @@ class BackwardCFunction(Node):
     # ---- saved tensors
     @property
     def saved_tensors(self) -> tuple:
-        saved = self.__dict__.get("_saved")
+        saved = self._saved
         if saved is None:
-            if self.__dict__.get("_released"):
+            if self._released:
                 raise RuntimeError(ERR_BACKWARD_TWICE)
             return ()
         # Built-in formulas get plain arrays unless a graph of the backward itself
@@ -178,10 +193,10 @@ class BackwardCFunction(Node):
         return self.saved_tensors
 
     def release_variables(self) -> list[str]:
-        saved = self.__dict__.pop("_saved", None)
+        saved = self._saved
         if saved is None:
             return []
-        self._released = True
+        self._saved, self._released = None, True
         names = self._saved_names or tuple(f"saved_tensors[{i}]" for i in range(99))
         return [n for n, s in zip(names, saved) if s is not None]
 
@@ -221,8 +236,6 @@ class SavedTensor:
             return t._data if t is not None else self.data
         if t is not None:
             return t
-        from ._tensor import Tensor
-
         out = Tensor._make(self.data, self.requires_grad)
         if self.requires_grad:
             out._grad_fn, out._output_nr = owner, self.output_nr
@@ -261,8 +274,6 @@ def _as_array(g: Any) -> Any:
 
 
 def _wrap(a: Any) -> Any:
-    from ._tensor import Tensor
-
     return a if isinstance(a, Tensor) else Tensor._make(np.asarray(a), False)
 
 
@@ -289,7 +300,7 @@ class FunctionMeta(type):
 
 def _saved_tensor_property(i: int) -> property:
     def get(node: BackwardCFunction) -> Any:
-        saved = node.__dict__.get("_saved")
+        saved = node._saved
         if saved is None:
             raise RuntimeError(ERR_BACKWARD_TWICE)
         s = saved[i]
@@ -300,7 +311,7 @@ def _saved_tensor_property(i: int) -> property:
 
 def _raw_saved_property(i: int) -> property:
     def get(node: BackwardCFunction) -> Any:
-        saved = node.__dict__.get("_saved")
+        saved = node._saved
         if saved is None:
             raise RuntimeError(ERR_BACKWARD_TWICE)
         return saved[i]
@@ -343,28 +354,65 @@ class Function(metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args: Any) -> Any:
-        from ._tensor import Tensor
-
-        needs = tuple(
-            isinstance(a, Tensor) and (a._grad_fn is not None or a._requires_grad)
-            for a in args
-        )
-        record = grad_mode.state.enabled and True in needs
-        ctx = cls._backward_cls.__new__(cls._backward_cls)
-        ctx.needs_input_grad = needs
-        if cls._array_backward:
-            raw = cls.forward(ctx, *args)
-        else:  # a user's forward computes with Tensor ops that must not record
+        needs = []
+        record = all_tensors = True
+        any_needs = False
+        for a in args:
+            if isinstance(a, Tensor):
+                n = a._grad_fn is not None or a._requires_grad
+                any_needs = any_needs or n
+                needs.append(n)
+            else:
+                needs.append(False)
+                all_tensors = False
+        record = any_needs and grad_mode.state.enabled
+        node_cls = cls._backward_cls
+        ctx = node_cls.__new__(node_cls)
+        ctx.needs_input_grad = tuple(needs)
+        if not cls._array_backward:
+            # a user's forward computes with Tensor ops, which must not record
             with grad_mode.no_grad():
                 raw = cls.forward(ctx, *args)
-        return _wire(ctx, args, raw, record)
+            return _wire(ctx, args, raw, record, all_tensors)
+        raw = cls.forward(ctx, *args)
+        if type(raw) is tuple:
+            return _wire(ctx, args, raw, record, all_tensors)
+        # The common case, kept short: a built-in op with one array output.
+        out = Tensor._make(raw, False)
+        if not record:
+            return out
+        _connect(ctx, args, all_tensors)
+        if out._data.dtype.kind == "f":
+            out._grad_fn = ctx
+        to_save = ctx.to_save
+        if to_save is not None:
+            ctx._saved = tuple(_save(x, (raw,), (out,)) for x in to_save)
+            ctx.to_save = None
+        return out
 
 
-def _wire(ctx: BackwardCFunction, args: tuple, raw: Any, record: bool) -> Any:
-    """Turn forward's result into output Tensors and, when recording, connect the
-    node: edges to the inputs, a sequence number, saved tensors, output marks."""
-    from ._tensor import Tensor
+def _connect(ctx: BackwardCFunction, args: tuple, all_tensors: bool) -> None:
+    """Number the node and point its edges at the inputs' nodes."""
+    ctx._seq = next(_sequence_nr)
+    tensors = args
+    if not all_tensors:
+        # Edges exist for tensor arguments only; backward still returns one
+        # gradient per argument, so remember which positions are tensors.
+        ctx._tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        ctx._n_args = len(args)
+        tensors = [args[i] for i in ctx._tensor_positions]
+    ctx.next_functions = tuple(
+        a._edge() if a._grad_fn is not None or a._requires_grad else (None, 0)
+        for a in tensors
+    )
+    ctx._input_meta = tuple((a._data.shape, a._data.dtype) for a in tensors)
 
+
+def _wire(
+    ctx: BackwardCFunction, args: tuple, raw: Any, record: bool, all_tensors: bool
+) -> Any:
+    """The general case of ``apply``: several outputs, or a user's Function with
+    ``mark_dirty`` / ``mark_non_differentiable`` / inputs returned as outputs."""
     single = not isinstance(raw, tuple)
     outs = (raw,) if single else raw
     dirty = ctx.__dict__.get("_dirty", ())
@@ -384,21 +432,7 @@ def _wire(ctx: BackwardCFunction, args: tuple, raw: Any, record: bool) -> Any:
         else:
             results.append(o)
     if record:
-        ctx._seq = next(_sequence_nr)
-        tensors = args
-        if not all(isinstance(a, Tensor) for a in args):
-            # Edges exist for tensor arguments only; backward still returns one
-            # gradient per argument, so remember which positions are tensors.
-            ctx._tensor_positions = [
-                i for i, a in enumerate(args) if isinstance(a, Tensor)
-            ]
-            ctx._n_args = len(args)
-            tensors = [args[i] for i in ctx._tensor_positions]
-        ctx.next_functions = tuple(
-            a._edge() if a._grad_fn is not None or a._requires_grad else (None, 0)
-            for a in tensors
-        )
-        ctx._input_meta = tuple((a._data.shape, a._data.dtype) for a in tensors)
+        _connect(ctx, args, all_tensors)
         ctx._num_outputs = len(results)
         if len(results) > 1:  # unused outputs get zero gradients in backward
             ctx._output_meta = tuple(
@@ -411,17 +445,17 @@ def _wire(ctx: BackwardCFunction, args: tuple, raw: Any, record: bool) -> Any:
                     r._grad_fn, r._output_nr, r._requires_grad = ctx, i, False
                     if any(r is d for d in dirty):
                         r._base = None
-    to_save = ctx.__dict__.pop("to_save", None)
-    if to_save is not None and record:
-        ctx._saved = tuple(_save(x, outs, results) for x in to_save)
+    to_save = ctx.to_save
+    if to_save is not None:
+        if record:
+            ctx._saved = tuple(_save(x, outs, results) for x in to_save)
+        ctx.to_save = None
     if single:
         return results[0]
     return tuple(results)
 
 
-def _save(x: Any, raw_outs: tuple, results: list) -> SavedTensor | None:
-    from ._tensor import Tensor
-
+def _save(x: Any, raw_outs: tuple, results: tuple | list) -> SavedTensor | None:
     if x is None:
         return None
     for raw, res in zip(raw_outs, results):
