@@ -10,8 +10,9 @@
    ``retain_graph``; then add each output gradient into the buffer of the node
    at the other end of the edge.
 
-``steps()`` yields one event per node executed; ``backward()`` and ``grad()`` just
-drain it, and viz's stepper advances it one node at a time. There is one engine.
+``GraphTask.run_next()`` executes one node. ``backward()`` and ``grad()`` run them
+all; ``GraphTask.steps()`` yields one event per node, which is how viz's stepper
+advances the real pass one node per click. There is one engine.
 """
 
 from __future__ import annotations
@@ -80,20 +81,23 @@ def _validate(node: Node, grads: Sequence, graph: bool) -> list:
     if node._tensor_positions:  # drop the entries of non-tensor arguments
         grads = [grads[i] for i in node._tensor_positions]
     meta = node._input_meta
+    edges = node.next_functions
     for i, g in enumerate(grads):
         if g is None:
             continue
-        if node.next_functions[i][0] is None:
+        if edges[i][0] is None:
             grads[i] = None
-        elif meta and (g.shape != meta[i][0] or g.dtype != meta[i][1]):
-            grads[i] = _conform(node, i, g)
+        elif meta:
+            shape, dtype = meta[i]
+            if g.shape != shape or g.dtype is not dtype:
+                grads[i] = _conform(node, i, g)
     return grads
 
 
 def _conform(node: Node, i: int, g: Any) -> Any:
     """Sum a broadcast gradient down to its input's shape and cast its dtype."""
     shape, dtype = node._input_meta[i]
-    if g.shape != shape:
+    if tuple(g.shape) != shape:
         try:
             np.broadcast_shapes(tuple(g.shape), shape)
             ok = len(g.shape) >= len(shape)
@@ -131,7 +135,7 @@ def _call(node: Node, grads: list, graph: bool) -> list:
     if not isinstance(node, BackwardCFunction):  # CopySlices, AsStridedBackward0
         return _validate(node, node.apply(grads), graph)
     array_formula = node._forward_cls._array_backward
-    if node.materialize_grads and any(g is None for g in grads):
+    if len(grads) > 1 and node.materialize_grads and any(g is None for g in grads):
         # e.g. an unused output of a multi-output op gets a zero gradient
         grads = [_zeros_for(node, i) if g is None else g for i, g in enumerate(grads)]
     if graph or not array_formula:  # user Functions always see Tensors
@@ -192,27 +196,17 @@ def steps(
     create_graph: bool = False,
     inputs: Sequence[tuple[Node, int]] | None = None,
     accumulate: bool = True,
-    trace: bool = False,
+    trace: bool = True,
 ) -> Iterator[Any]:
     """Run backward from ``roots`` (``(node, output_nr)`` edges) one node at a time.
 
     With ``inputs``, only the part of the graph that leads to those edges runs;
     when ``accumulate`` is False (``autograd.grad``) their gradients are captured
     instead of accumulated, and the generator returns them (``StopIteration.value``).
-    Yields a ``StepEvent`` per node when ``trace``, else just the node (cheap).
+    Yields a ``StepEvent`` per node (just the node when ``trace`` is False).
     """
     task = GraphTask(roots, root_grads, keep_graph, create_graph, inputs, accumulate)
-    state = grad_mode.state
-    while task.ready:
-        # Hooks and formulas run in grad mode only when a graph of the backward
-        # pass is wanted; the user's mode is back in place whenever we yield.
-        prev, state.enabled = state.enabled, create_graph
-        try:
-            event = task.run_next(trace)
-        finally:
-            state.enabled = prev
-        yield event
-    return task.captured
+    return task.steps(trace)
 
 
 class GraphTask:
@@ -257,6 +251,28 @@ class GraphTask:
         for fn in dict.fromkeys(fn for fn, _ in roots):
             if self.deps.get(fn, 0) == 0 and (self.needed is None or fn in self.needed):
                 self._push(fn)
+
+    def steps(self, trace: bool = True) -> Iterator[Any]:
+        """Yield one event per node; the user's grad mode is back in place
+        whenever this yields. Returns the captured gradients at the end."""
+        while self.ready:
+            yield self.run(1, trace)
+        return self.captured
+
+    def run(self, limit: int | None = None, trace: bool = False) -> Any:
+        """Run up to ``limit`` nodes (all when None); returns the last event.
+        Hooks and formulas run in grad mode only when a graph of the backward
+        pass is wanted (``create_graph``), as in PyTorch."""
+        state = grad_mode.state
+        prev, state.enabled = state.enabled, self.graph
+        try:
+            event = None
+            while self.ready and (limit is None or limit > 0):
+                event = self.run_next(trace)
+                limit = None if limit is None else limit - 1
+            return event
+        finally:
+            state.enabled = prev
 
     def _push(self, fn: Node) -> None:
         heapq.heappush(self.ready, (-fn._seq, self.counter, fn))
@@ -426,15 +442,6 @@ def _needed(nodes: set, targets: set) -> set:
     return needed
 
 
-def drain(gen: Iterator[Any]) -> Any:
-    """Run a step generator to the end and return its result."""
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
-
-
 # ------------------------------------------------------------------ entry points
 def _make_grads(outputs: Sequence[Any], grads: Sequence[Any], graph: bool) -> list:
     """The gradients to start from: ones for a scalar output, else as given."""
@@ -506,15 +513,15 @@ def _input_edges(inputs: list, for_grad: bool) -> list:
     return edges
 
 
-def backward_steps(
+def backward_task(
     tensors: Any,
     grad_tensors: Any = None,
     retain_graph: bool | None = None,
     create_graph: bool = False,
     inputs: Any = None,
-    trace: bool = False,
-) -> Iterator[Any]:
-    """The step generator behind ``backward()``: validate, then yield steps."""
+) -> GraphTask:
+    """Validate ``backward()``'s arguments and set up its pass; ``.run()`` runs
+    it all, ``.steps()`` one node at a time (viz's stepper)."""
     outputs = _tensors(tensors)
     grads = (
         _tensors(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
@@ -542,15 +549,8 @@ def backward_steps(
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
     roots = _root_edges(outputs)
     root_grads = _make_grads(outputs, grads, create_graph)
-    return steps(
-        roots,
-        root_grads,
-        keep_graph=retain_graph,
-        create_graph=create_graph,
-        inputs=_input_edges(input_list, False) if input_list else None,
-        accumulate=True,
-        trace=trace,
-    )
+    edges = _input_edges(input_list, False) if input_list else None
+    return GraphTask(roots, root_grads, retain_graph, create_graph, edges, True)
 
 
 def backward(
@@ -564,7 +564,7 @@ def backward(
     """Compute gradients of ``tensors`` and accumulate them into the leaves."""
     if grad_variables is not None:
         grad_tensors = grad_variables
-    drain(backward_steps(tensors, grad_tensors, retain_graph, create_graph, inputs))
+    backward_task(tensors, grad_tensors, retain_graph, create_graph, inputs).run()
 
 
 def grad(
@@ -589,16 +589,10 @@ def grad(
         allow_unused = materialize_grads
     roots = _root_edges(outs)
     root_grads = _make_grads(outs, grads, create_graph)
-    captured = drain(
-        steps(
-            roots,
-            root_grads,
-            keep_graph=retain_graph,
-            create_graph=create_graph,
-            inputs=_input_edges(ins, True),
-            accumulate=False,
-        )
-    )
+    edges = _input_edges(ins, True)
+    task = GraphTask(roots, root_grads, retain_graph, create_graph, edges, False)
+    task.run()
+    captured = task.captured
     result = []
     for i, (t, g) in enumerate(zip(ins, captured)):
         if g is None:

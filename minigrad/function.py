@@ -29,6 +29,7 @@ from ._dtype import from_numpy_dtype
 from .utils.hooks import RemovableHandle
 
 UINT64_MAX = 2**64 - 1
+_NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
 
 # The Tensor class; _tensor.py imports this module and then fills this in (a
 # module-level name keeps the hot paths free of per-call imports).
@@ -186,7 +187,7 @@ class BackwardCFunction(Node):
         # Built-in formulas get plain arrays unless a graph of the backward itself
         # is being recorded; user Functions always see Tensors, as in PyTorch.
         as_array = self._forward_cls._array_backward and not grad_mode.state.enabled
-        return tuple(s if s is None else s.unpack(self, as_array) for s in saved)
+        return tuple([s if s is None else s.unpack(self, as_array) for s in saved])
 
     @property
     def saved_variables(self) -> tuple:
@@ -386,7 +387,7 @@ class Function(metaclass=FunctionMeta):
             out._grad_fn = ctx
         to_save = ctx.to_save
         if to_save is not None:
-            ctx._saved = tuple(_save(x, (raw,), (out,)) for x in to_save)
+            ctx._saved = tuple([_save(x, (raw,), (out,)) for x in to_save])
             ctx.to_save = None
         return out
 
@@ -401,11 +402,20 @@ def _connect(ctx: BackwardCFunction, args: tuple, all_tensors: bool) -> None:
         ctx._tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         ctx._n_args = len(args)
         tensors = [args[i] for i in ctx._tensor_positions]
-    ctx.next_functions = tuple(
-        a._edge() if a._grad_fn is not None or a._requires_grad else (None, 0)
-        for a in tensors
-    )
-    ctx._input_meta = tuple((a._data.shape, a._data.dtype) for a in tensors)
+    edges = []
+    meta = []
+    for a in tensors:
+        fn = a._grad_fn
+        if fn is not None and a._base is None:  # the usual non-leaf
+            edges.append((fn, a._output_nr))
+        elif fn is None and not a._requires_grad:
+            edges.append(_NO_EDGE)
+        else:  # a leaf that requires grad, or a view
+            edges.append(a._edge())
+        data = a._data
+        meta.append((data.shape, data.dtype))
+    ctx.next_functions = tuple(edges)
+    ctx._input_meta = tuple(meta)
 
 
 def _wire(
@@ -458,6 +468,9 @@ def _wire(
 def _save(x: Any, raw_outs: tuple, results: tuple | list) -> SavedTensor | None:
     if x is None:
         return None
+    if type(x) is Tensor and x is not results[0]:  # the usual case: an input
+        if len(results) == 1 or not any(x is r for r in results):
+            return SavedTensor(x, is_output=False)
     for raw, res in zip(raw_outs, results):
         if x is raw or x is res:  # an output (possibly saved as its array)
             return SavedTensor(res, is_output=True)
