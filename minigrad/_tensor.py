@@ -569,18 +569,25 @@ class Tensor:
     def sum(
         self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     ) -> Tensor:
-        t = self if dtype is None else self.to(dtype)
+        # a dtype casts inside the op (no ToCopy node), as in PyTorch
+        if dtype is not None:
+            if dim is None:
+                return R.Sum.apply(self, dtype.np)
+            return R.SumDim.apply(self, dim, keepdim, dtype.np)
         if dim is None:
-            return R.Sum.apply(t)
-        return R.SumDim.apply(t, dim, keepdim)
+            return R.Sum.apply(self)
+        return R.SumDim.apply(self, dim, keepdim)
 
     def mean(
         self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     ) -> Tensor:
-        t = self if dtype is None else self.to(dtype)
+        if dtype is not None:
+            if dim is None:
+                return R.Mean.apply(self, dtype.np)
+            return R.MeanDim.apply(self, dim, keepdim, dtype.np)
         if dim is None:
-            return R.Mean.apply(t)
-        return R.MeanDim.apply(t, dim, keepdim)
+            return R.Mean.apply(self)
+        return R.MeanDim.apply(self, dim, keepdim)
 
     def dot(self, other: Tensor) -> Tensor:
         return L.Dot.apply(self, other)
@@ -674,8 +681,10 @@ class Tensor:
 
     def reshape(self, *shape: Any) -> Tensor:
         shape = S.view_shape(_shape_arg(shape), self._data.size)
-        if np.shares_memory(self._data.reshape(shape), self._data):
+        if self._data.flags.c_contiguous:
             return self._view(S.View, shape)
+        if np.shares_memory(self._data.reshape(shape), self._data):
+            return self._view(S.ReshapeAlias, shape)
         # Not expressible as a view: PyTorch copies, then reinterprets the copy.
         return S.UnsafeView.apply(self.clone(), shape)
 
@@ -718,16 +727,18 @@ class Tensor:
         return self.expand(other.shape)
 
     def unsqueeze(self, dim: int) -> Tensor:
-        n = self._data.ndim + 1
-        return self._view(S.Unsqueeze, R.normalize_dims(dim, n)[0])
+        R.normalize_dims(dim, self._data.ndim + 1)  # range check
+        return self._view(S.Unsqueeze, dim)
 
     def squeeze(self, dim: int | None = None) -> Tensor:
         if dim is None:
             return self._view(S.Squeeze)
-        return self._view(S.SqueezeDim, R.normalize_dims(dim, self._data.ndim)[0])
+        R.normalize_dims(dim, self._data.ndim)  # range check
+        return self._view(S.SqueezeDim, dim)
 
     def select(self, dim: int, index: int) -> Tensor:
-        dim = R.normalize_dims(dim, self._data.ndim)[0] if self._data.ndim else dim
+        if self._data.ndim:
+            R.normalize_dims(dim, self._data.ndim)  # range check
         return self._view(S.Select, dim, index)
 
     def __getitem__(self, key: Any) -> Tensor:
@@ -934,6 +945,26 @@ def _numpy_key(key: Any) -> Any:
     return tuple(conv(k) for k in key) if isinstance(key, tuple) else conv(key)
 
 
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """PyTorch's rule for computing ``a @ b`` with one mm/mv instead of bmm: one
+    operand is batched, the other is 1-D or 2-D and either needs a gradient (a
+    folded product keeps its gradient small) or the batched one folds without a
+    copy."""
+    da, db = a._data.ndim, b._data.ndim
+    a_larger = da >= db
+    if not (max(da, db) >= 3 and min(da, db) <= 2):
+        return False
+    if (b if a_larger else a).requires_grad:
+        return True
+    if da == 2:
+        return False
+    big = a._data if a_larger else np.swapaxes(b._data, -1, -2)
+    if big.size == 0:
+        return True
+    shape, strides = big.shape, big.strides
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(big.ndim - 1))
+
+
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """``a @ b``: picks dot, mv, mm or a batched product by the ranks, recording
     the same nodes as PyTorch (e.g. ``v @ M`` is unsqueeze, mm, squeeze)."""
@@ -953,11 +984,18 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         return a.unsqueeze(0).mm(b)._view(S.SqueezeDimInplace, 0)
     if da == 2 and db == 2:
         return L.Mm.apply(a, b)
-    if db <= 2 and da >= 3:  # fold the batch into rows: one mm
-        rows = a.reshape(-1, a._data.shape[-1])
-        out = rows.mm(b) if db == 2 else rows.mv(b)
-        shape = a._data.shape[:-1] + ((b._data.shape[-1],) if db == 2 else ())
-        return S.UnsafeView.apply(out, shape)
+    if _should_fold(a, b):
+        # fold the batch of the larger operand into rows: one mm (or mv); a
+        # batched right operand is used transposed: (bᵀ @ aᵀ)ᵀ, as PyTorch does
+        swap = db > da
+        big = b.mT if swap else a
+        small = (a.t() if da == 2 else a) if swap else b
+        rows = big.reshape(-1, big._data.shape[-1])
+        mat = small._data.ndim == 2
+        out = rows.mm(small) if mat else rows.mv(small)
+        shape = big._data.shape[:-1] + ((small._data.shape[-1],) if mat else ())
+        out = S.UnsafeView.apply(out, shape)
+        return out.mT.contiguous() if swap and mat else out
     # batched: broadcast the batch dims, flatten them, bmm, restore the shape
     a2 = a.unsqueeze(0) if da == 1 else a
     b2 = b.unsqueeze(-1) if db == 1 else b

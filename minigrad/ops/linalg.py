@@ -91,8 +91,11 @@ class Mm(Op):
             )
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        ctx.self_sym_sizes, ctx.self_sym_strides = x.shape, _strides(x)
-        ctx.mat2_sym_sizes, ctx.mat2_sym_strides = y.shape, _strides(y)
+        # PyTorch keeps an operand's strides only for that operand's own gradient
+        ctx.self_sym_sizes = x.shape
+        ctx.self_sym_strides = _strides(x) if need_a else ()
+        ctx.mat2_sym_sizes = y.shape
+        ctx.mat2_sym_strides = _strides(y) if need_b else ()
         return binary_out(x @ y, a, b)
 
     @staticmethod

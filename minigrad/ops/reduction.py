@@ -11,8 +11,11 @@ from .._dtype import from_numpy_dtype
 from ._common import Op
 
 
-def _sum_dtype(x: np.ndarray) -> Any:
-    """Integer and bool sums are int64 in PyTorch."""
+def _sum_dtype(x: np.ndarray, dtype: Any) -> Any:
+    """The accumulation dtype: the one asked for, else integer and bool sums are
+    int64 in PyTorch."""
+    if dtype is not None:
+        return dtype
     return None if x.dtype.kind == "f" else np.int64
 
 
@@ -36,13 +39,13 @@ class Sum(Op):
     node_name, saved_attrs = "SumBackward0", ("self_sym_sizes",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Any, a: Any, dtype: Any = None) -> Any:
         ctx.self_sym_sizes = a._data.shape
-        return np.asarray(a._data.sum(dtype=_sum_dtype(a._data)))
+        return np.asarray(a._data.sum(dtype=_sum_dtype(a._data, dtype)))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
-        return f.expand(g, ctx.self_sym_sizes)
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.expand(g, ctx.self_sym_sizes), None
 
 
 class SumDim(Op):
@@ -52,13 +55,14 @@ class SumDim(Op):
     saved_attrs = ("dim", "keepdim", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+    def forward(ctx: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
         x = a._data
         ctx.dim = tuple(f.u64(d) for d in ((dim,) if isinstance(dim, int) else dim))
         ctx.dims = normalize_dims(dim, x.ndim) if x.ndim else ()
         ctx.keepdim, ctx.self_sym_sizes = keepdim, x.shape
         axes = ctx.dims if dim != () else None  # dim=() means all dims
-        return np.asarray(x.sum(axis=axes, keepdims=keepdim, dtype=_sum_dtype(x)))
+        out = x.sum(axis=axes, keepdims=keepdim, dtype=_sum_dtype(x, dtype))
+        return np.asarray(out)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -66,16 +70,19 @@ class SumDim(Op):
         if not ctx.keepdim:
             dims = ctx.dims if ctx.dim != () else tuple(range(len(shape)))
             g = f.unsqueeze_dims(g, dims, len(shape))
-        return f.expand(g, shape), None, None
+        return f.expand(g, shape), None, None, None
 
 
-def _check_mean_dtype(x: np.ndarray) -> None:
-    if x.dtype.kind != "f":
-        legacy = from_numpy_dtype(x.dtype)._legacy.replace("Tensor", "")
+def _mean_dtype(x: np.ndarray, dtype: Any) -> Any:
+    """The result dtype (asked for, else the input's), which must be floating."""
+    dtype = x.dtype if dtype is None else np.dtype(dtype)
+    if dtype.kind != "f":
+        legacy = from_numpy_dtype(dtype)._legacy.replace("Tensor", "")
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a "
             f"floating point or complex dtype. Got: {legacy}"
         )
+    return dtype
 
 
 class Mean(Op):
@@ -85,15 +92,15 @@ class Mean(Op):
     saved_attrs = ("self_sym_numel", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Any, a: Any, dtype: Any = None) -> Any:
         x = a._data
-        _check_mean_dtype(x)
+        dtype = _mean_dtype(x, dtype)
         ctx.self_sym_numel, ctx.self_sym_sizes = x.size, x.shape
-        return np.asarray(x.mean(dtype=x.dtype))
+        return np.asarray(x.mean(dtype=dtype))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
-        return f.expand(g / ctx.self_sym_numel, ctx.self_sym_sizes)
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.expand(g / ctx.self_sym_numel, ctx.self_sym_sizes), None
 
 
 class MeanDim(Op):
@@ -103,14 +110,14 @@ class MeanDim(Op):
     saved_attrs = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+    def forward(ctx: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
         x = a._data
-        _check_mean_dtype(x)
+        dtype = _mean_dtype(x, dtype)
         ctx.dim = tuple(f.u64(d) for d in ((dim,) if isinstance(dim, int) else dim))
         ctx.dims = normalize_dims(dim, x.ndim) if x.ndim else ()
         ctx.keepdim, ctx.self_sym_sizes, ctx.self_sym_numel = keepdim, x.shape, x.size
         axes = ctx.dims if dim != () else None
-        return np.asarray(x.mean(axis=axes, keepdims=keepdim, dtype=x.dtype))
+        return np.asarray(x.mean(axis=axes, keepdims=keepdim, dtype=dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -119,4 +126,4 @@ class MeanDim(Op):
         n = int(np.prod([shape[d] for d in dims])) if shape else 1
         if not ctx.keepdim:
             g = f.unsqueeze_dims(g, dims, len(shape))
-        return f.expand(g / n, shape), None, None
+        return f.expand(g / n, shape), None, None, None

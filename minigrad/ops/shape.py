@@ -57,6 +57,13 @@ class View(Op):
         return f.reshape(g, ctx.self_sym_sizes), None
 
 
+class ReshapeAlias(View):
+    """d reshape(a) = g reshaped back (a non-contiguous tensor that reshapes
+    without a copy: PyTorch's ``_reshape_alias``)"""
+
+    node_name, saved_attrs = "ReshapeAliasBackward0", ("self_sym_sizes",)
+
+
 class UnsafeView(Op):
     """d reshape(copy) = g reshaped back"""
 
@@ -213,6 +220,7 @@ class Unsqueeze(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Any, dim: int) -> Any:
+        # the node keeps the dim as given (negative ones as PyTorch's uint64)
         ctx.dim, ctx.shape = f.u64(dim), a._data.shape
         return np.expand_dims(a._data, dim)
 
@@ -262,7 +270,7 @@ class SqueezeDim(Op):
 class SqueezeDimInplace(SqueezeDim):
     """``squeeze_(d)``: what ``v @ M`` uses to drop the row it added."""
 
-    node_name = "SqueezeBackward4"
+    node_name, saved_attrs = "SqueezeBackward4", SqueezeDim.saved_attrs
 
 
 class Select(Op):
@@ -273,7 +281,7 @@ class Select(Op):
     @staticmethod
     def key(ndim: int, dim: int, index: int) -> tuple:
         # the trailing ... keeps numpy returning a view even for a single element
-        return (slice(None),) * dim + (index, Ellipsis)
+        return (slice(None),) * (dim % ndim) + (index, Ellipsis)
 
     @staticmethod
     def view_fn(x: np.ndarray, dim: int, index: int) -> np.ndarray:
@@ -293,7 +301,7 @@ class Select(Op):
             raise IndexError(
                 f"index {index} is out of bounds for dimension {dim} with size {size}"
             )
-        ctx.dim, ctx.index, ctx.self_sym_sizes = dim, f.u64(index), x.shape
+        ctx.dim, ctx.index, ctx.self_sym_sizes = f.u64(dim), f.u64(index), x.shape
         ctx.key = Select.key(x.ndim, dim, index)
         return x[ctx.key]
 
