@@ -182,6 +182,17 @@ class Tensor:
         return self._retains_grad
 
     @property
+    def _backward_hooks(self) -> Any:
+        """The tensor hooks, where PyTorch keeps them (viz reads this)."""
+        if self._grad_fn is None:
+            return self._hooks
+        return (self._grad_fn._tensor_pre_hooks or {}).get(self._output_nr)
+
+    @property
+    def _post_accumulate_grad_hooks(self) -> Any:
+        return self._post_acc_hooks
+
+    @property
     def _version(self) -> int:
         return self._vc.value
 
