@@ -325,9 +325,9 @@ class GraphTask:
             if node._post_hooks:
                 outs = self._post_hooks(node, grads, outs, ev)
             if not self.keep_graph:
-                released = node.release_variables()
                 if ev is not None:
-                    ev.released = released
+                    ev.released = node.saved_names()
+                node.release_variables()
             self._send(node, outs)
 
         if ev is None:

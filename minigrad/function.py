@@ -123,9 +123,12 @@ class Node:
     def apply(self, grads: list) -> tuple:
         raise NotImplementedError
 
-    def release_variables(self) -> list[str]:
-        """Free saved tensors; returns the names of what was freed."""
+    def saved_names(self) -> list[str]:
+        """The names of the tensors this node holds for backward (none by default)."""
         return []
+
+    def release_variables(self) -> None:
+        """Free the saved tensors (backward does this unless ``retain_graph``)."""
 
 
 class AccumulateGrad(Node):
@@ -193,13 +196,14 @@ class BackwardCFunction(Node):
     def saved_variables(self) -> tuple:
         return self.saved_tensors
 
-    def release_variables(self) -> list[str]:
-        saved = self._saved
-        if saved is None:
-            return []
-        self._saved, self._released = None, True
-        names = self._saved_names or tuple(f"saved_tensors[{i}]" for i in range(99))
+    def saved_names(self) -> list[str]:
+        saved = self._saved or ()
+        names = self._saved_names or [f"saved_tensors[{i}]" for i in range(len(saved))]
         return [n for n, s in zip(names, saved) if s is not None]
+
+    def release_variables(self) -> None:
+        if self._saved is not None:
+            self._saved, self._released = None, True
 
     def apply(self, grads: list) -> tuple:
         out = self._forward_cls.backward(self, *grads)
