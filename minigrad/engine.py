@@ -553,6 +553,19 @@ def backward_task(
     return GraphTask(roots, root_grads, retain_graph, create_graph, edges, True)
 
 
+def backward_steps(
+    tensors: Any,
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs: Any = None,
+) -> Iterator[StepEvent]:
+    """``backward()`` one node at a time: each ``next()`` runs exactly one node of
+    the pass and returns its ``StepEvent``. Arguments are checked at once."""
+    task = backward_task(tensors, grad_tensors, retain_graph, create_graph, inputs)
+    return task.steps(trace=True)
+
+
 def backward(
     tensors: Any,
     grad_tensors: Any = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..engine import backward, grad
+from ..engine import StepEvent, backward, backward_steps, grad
 from ..function import Function
 from ..grad_mode import enable_grad, no_grad, set_grad_enabled
 from ..gradcheck import GradcheckError, gradcheck, gradgradcheck
@@ -33,7 +33,9 @@ def is_anomaly_enabled() -> bool:
 __all__ = [
     "Function",
     "GradcheckError",
+    "StepEvent",
     "backward",
+    "backward_steps",
     "enable_grad",
     "function",
     "grad",
