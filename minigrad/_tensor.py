@@ -26,6 +26,7 @@ from .ops import linalg as L
 from .ops import pointwise as P
 from .ops import reduction as R
 from .ops import shape as S
+from .ops._common import broadcast_shape
 from .utils.hooks import RemovableHandle
 
 _NON_LEAF_GRAD_WARNING = (
@@ -714,6 +715,7 @@ class Tensor:
         return self.transpose(-2, -1)
 
     def transpose(self, dim0: int, dim1: int) -> Tensor:
+        R.normalize_dims((dim0, dim1), self._data.ndim)  # range check
         return self._view(S.Transpose, dim0, dim1)
 
     def permute(self, *dims: Any) -> Tensor:
@@ -730,8 +732,17 @@ class Tensor:
                 f"({self._data.ndim})"
             )
         for i, n in enumerate(shape):
+            if i < lead:
+                continue
+            have = self._data.shape[i - lead]
             if n == -1:
-                shape[i] = self._data.shape[i - lead]
+                shape[i] = have
+            elif have != 1 and have != n:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({n}) must match the existing "
+                    f"size ({have}) at non-singleton dimension {i}.  Target sizes: "
+                    f"{shape}.  Tensor sizes: {list(self._data.shape)}"
+                )
         return self._view(S.Expand, tuple(shape))
 
     def expand_as(self, other: Tensor) -> Tensor:
@@ -749,7 +760,13 @@ class Tensor:
 
     def select(self, dim: int, index: int) -> Tensor:
         if self._data.ndim:
-            R.normalize_dims(dim, self._data.ndim)  # range check
+            d = R.normalize_dims(dim, self._data.ndim)[0]  # range check
+            size = self._data.shape[d]
+            if not -size <= index < size:  # worded unlike ``a[i]``'s error
+                raise IndexError(
+                    f"select(): index {index} out of range for tensor of size "
+                    f"{list(self._data.shape)} at dimension {dim}"
+                )
         return self._view(S.Select, dim, index)
 
     def __getitem__(self, key: Any) -> Tensor:
@@ -785,7 +802,7 @@ class Tensor:
                     out = out._view(S.Slice, dim, k)
                 dim += 1
             else:
-                if dim >= out._data.ndim:
+                if dim >= out._data.ndim and self._data.ndim:  # 0-d: Select says
                     raise IndexError(
                         f"too many indices for tensor of dimension {self._data.ndim}"
                     )
@@ -817,7 +834,17 @@ class Tensor:
         ):
             self._inplace(S.IndexPut, value, _numpy_key(key), False)
         else:
-            self[key].copy_(value)
+            dst = self[key]
+            if value._data.ndim and value._data.shape != dst._data.shape:
+                # PyTorch's copy_to: drop the value's leading 1s with a view, then
+                # expand it to the destination (both recorded; 0-d values are not)
+                sizes = value._data.shape
+                while sizes and sizes[0] == 1:
+                    sizes = sizes[1:]
+                value = value.view(sizes)
+                if sizes != dst._data.shape:
+                    value = value.expand(dst.shape)
+            dst.copy_(value)
 
     # --------------------------------------------------------------- in-place
     def _inplace(self, cls: type, *args: Any) -> Tensor:
@@ -920,7 +947,9 @@ def _snapshot_saved_self(node: Node, t: Tensor) -> None:
 
     saved = node._saved
     if saved and any(s is not None and s.tensor is t for s in saved):
-        old = Tensor._make(t._data.copy(), False)
+        # the copy keeps t's history so create_graph can differentiate through it
+        old = Tensor._make(t._data.copy(), t._requires_grad)
+        old._grad_fn, old._output_nr = t.grad_fn, t._output_nr
         node._saved = tuple(
             SavedTensor(old, False) if s is not None and s.tensor is t else s
             for s in saved
@@ -1010,9 +1039,15 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     # batched: broadcast the batch dims, flatten them, bmm, restore the shape
     a2 = a.unsqueeze(0) if da == 1 else a
     b2 = b.unsqueeze(-1) if db == 1 else b
-    batch = np.broadcast_shapes(a2._data.shape[:-2], b2._data.shape[:-2])
+    batch = broadcast_shape(a2._data.shape[:-2], b2._data.shape[:-2])
     n, k = a2._data.shape[-2:]
     m = b2._data.shape[-1]
+    if b2._data.shape[-2] != k:  # what bmm would say about the folded batch
+        nb = int(np.prod(batch))
+        raise RuntimeError(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{nb}, {k}] but got: [{nb}, {b2._data.shape[-2]}]."
+        )
     a3 = a2.expand(batch + (n, k)).reshape(-1, n, k)
     b3 = b2.expand(batch + b2._data.shape[-2:]).reshape(-1, k, m)
     out_shape = batch + ((n,) if da > 1 else ()) + ((m,) if db > 1 else ())

@@ -18,6 +18,45 @@ class Op(Function):
     _array_backward = True
 
 
+def broadcast_shape(sa: tuple, sb: tuple) -> tuple:
+    """The broadcast of two shapes, with PyTorch's error when there is none."""
+    n = max(len(sa), len(sb))
+    out = []
+    for i in range(n - 1, -1, -1):  # PyTorch reports the rightmost mismatch
+        off = n - 1 - i
+        x = sa[len(sa) - 1 - off] if off < len(sa) else 1
+        y = sb[len(sb) - 1 - off] if off < len(sb) else 1
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({x}) must match the size of tensor b ({y}) "
+                f"at non-singleton dimension {i}"
+            )
+        out.append(x if y == 1 else y)
+    return tuple(reversed(out))
+
+
+class BinaryOp(Op):
+    """An op on two tensors that broadcast against each other. numpy's
+    broadcasting error becomes PyTorch's; the check costs nothing until numpy
+    has failed."""
+
+    _abstract = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        forward = cls.__dict__["forward"].__func__
+
+        def checked(ctx: Any, a: Any, b: Any, *args: Any) -> Any:
+            try:
+                return forward(ctx, a, b, *args)
+            except ValueError:
+                broadcast_shape(a._data.shape, b._data.shape)
+                raise
+
+        checked.__doc__ = forward.__doc__
+        cls.forward = staticmethod(checked)
+
+
 def binary_out(out: Any, a: Any, b: Any) -> Any:
     """Cast numpy's result to the dtype PyTorch's promotion rules give."""
     ad, bd = a._data.dtype, b._data.dtype

@@ -7,10 +7,10 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from ._common import Op, binary_out, float_out
+from ._common import BinaryOp, Op, binary_out, float_out
 
 
-class Add(Op):
+class Add(BinaryOp):
     """d(a + alpha*b) = (g, alpha*g)"""
 
     node_name, saved_attrs = "AddBackward0", ("alpha",)
@@ -26,7 +26,7 @@ class Add(Op):
         return g, (g if ctx.alpha == 1 else g * ctx.alpha), None
 
 
-class Sub(Op):
+class Sub(BinaryOp):
     """d(a - alpha*b) = (g, -alpha*g)"""
 
     node_name, saved_attrs = "SubBackward0", ("alpha",)
@@ -58,7 +58,7 @@ class RsubScalar(Op):
         return (-g if ctx.alpha == 1 else g * -ctx.alpha), None, None
 
 
-class Mul(Op):
+class Mul(BinaryOp):
     """d(a * b) = (g * b, g * a)"""
 
     node_name, saved = "MulBackward0", ("self", "other")
@@ -93,7 +93,7 @@ class MulScalar(Op):
         return g * ctx.other, None
 
 
-class Div(Op):
+class Div(BinaryOp):
     """d(a / b) = (g / b, -g * a / b²)"""
 
     node_name, saved = "DivBackward0", ("self", "other")
@@ -145,7 +145,7 @@ class PowScalar(Op):
         return g * f.scale(a ** (e - 1), e), None
 
 
-class PowTensor(Op):
+class PowTensor(BinaryOp):
     """d(a ** b) = (g * b * a ** (b - 1), g * result * log(a))"""
 
     node_name, saved = "PowBackward1", ("self", "exponent", "result")

@@ -337,6 +337,18 @@ class Slice(Op):
         return f.index_add(g, ctx.self_sym_sizes, ctx.key), None, None
 
 
+def index_tensors(key: Any) -> tuple:
+    """An advanced-indexing key as PyTorch saves it: a tensor per indexed dim,
+    None for a sliced one."""
+    from .._tensor import Tensor
+
+    items = key if isinstance(key, tuple) else (key,)
+    return tuple(
+        None if isinstance(k, slice) else Tensor._make(np.asarray(k), False)
+        for k in items
+    )
+
+
 class Index(Op):
     """d a[indices] = g scattered (added) at those indices of zeros like a"""
 
@@ -345,7 +357,10 @@ class Index(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, key: Any, indices: tuple) -> Any:
         ctx.key, ctx.indices, ctx.self_sym_sizes = key, indices, a._data.shape
-        return np.array(a._data[key])
+        try:
+            return np.array(a._data[key])
+        except IndexError as e:  # numpy says "axis" where PyTorch says "dimension"
+            raise IndexError(str(e).replace(" axis ", " dimension ")) from None
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -355,12 +370,13 @@ class Index(Op):
 class IndexPut(Op):
     """d index_put(a, key, v) = (g with the written places zeroed, g[key])"""
 
-    node_name, saved_attrs = "IndexPutBackward0", ("accumulate",)
+    node_name, saved_attrs = "IndexPutBackward0", ("accumulate", "indices")
 
     @staticmethod
     def forward(ctx: Any, a: Any, v: Any, key: Any, accumulate: bool) -> Any:
         out = np.array(a._data, copy=True)
         ctx.key, ctx.accumulate, ctx.vshape = key, accumulate, v._data.shape
+        ctx.indices = index_tensors(key)
         if accumulate:
             np.add.at(out, key, v._data)
         else:
@@ -469,11 +485,15 @@ class CopySlices(_Qualified, Node):
         from ..engine import call_node
 
         (g,) = grads
-        if not isinstance(g, (np.ndarray, np.generic)):
-            raise NotImplementedError(
-                "minigrad does not support create_graph=True through CopySlices "
-                "(an in-place write into a view)"
-            )
+        if not isinstance(g, (np.ndarray, np.generic)):  # create_graph: on Tensors
+            flat = _view_positions(self.view_fn, g.shape)
+            res = call_node(self.fn, [g.reshape(-1)[flat]], graph=True)
+            keep = np.ones(g.shape, g._data.dtype)
+            self.view_fn(keep)[...] = 0
+            result = g * type(g)._make(keep, False)
+            if res[0] is not None:
+                result = result + _place(res[0], flat, g)
+            return (result,) + tuple(res[1:])
         result = np.array(g, copy=True)
         region = self.view_fn(result)
         res = call_node(self.fn, [np.array(region, copy=True)], graph=False)
@@ -491,6 +511,15 @@ class AsStridedBackward0(Node):
     def __init__(self, base: Any, view_fn: Any) -> None:
         self.view_fn = view_fn
         self.base_meta = (base._data.shape, base._data.dtype)
+        # the view's geometry in its base's memory, as PyTorch saves it
+        view = view_fn(base._data)
+        item = view.itemsize
+        self._saved_size = view.shape
+        self._saved_stride = tuple(st // item for st in view.strides)
+        offset = view.__array_interface__["data"][0]
+        self._saved_storage_offset = (
+            offset - base._data.__array_interface__["data"][0]
+        ) // item
         self.next_functions = (base._edge(),)
         self._input_meta = (self.base_meta,)
         from ..function import _sequence_nr
@@ -499,11 +528,23 @@ class AsStridedBackward0(Node):
 
     def apply(self, grads: list) -> tuple:
         (g,) = grads
-        if not isinstance(g, (np.ndarray, np.generic)):
-            raise NotImplementedError(
-                "minigrad does not support create_graph=True through "
-                "AsStridedBackward0 (a view of a tensor changed in place)"
-            )
+        if not isinstance(g, (np.ndarray, np.generic)):  # create_graph: on Tensors
+            shape, dtype = self.base_meta
+            flat = _view_positions(self.view_fn, shape)
+            zeros = type(g)._make(np.zeros(shape, dtype), False)
+            return (_place(g, flat, zeros),)
         z = np.zeros(*self.base_meta)
         self.view_fn(z)[...] = g
         return (z,)
+
+
+def _view_positions(view_fn: Any, shape: tuple) -> np.ndarray:
+    """For each element of a view, its flat position in the base (so that a
+    view's gradient can be read and written with recorded index ops)."""
+    return np.array(view_fn(np.arange(int(np.prod(shape))).reshape(shape)))
+
+
+def _place(g: Any, flat: np.ndarray, like: Any) -> Any:
+    """``g`` (shaped like the view) added into zeros shaped like ``like``."""
+    placed = f.index_add(g.reshape(-1), (like._data.size,), flat.reshape(-1))
+    return placed.reshape(like.shape)

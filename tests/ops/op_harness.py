@@ -234,6 +234,6 @@ def same_error(fn: Expr, *arrs: Any, exc: type = Exception) -> str:
         errors.append(info.value)
     mine, theirs = errors
     expected = str(theirs).replace("torch", "minigrad")
-    assert str(mine) == expected
-    assert type(mine).__name__ == type(theirs).__name__
+    assert str(mine) == expected, f"\n minigrad: {mine}\n expected: {expected}"
+    assert type(mine).__name__ == type(theirs).__name__, (mine, theirs)
     return str(mine)
