@@ -180,3 +180,31 @@ def test_views_share_version_and_base() -> None:
             )
         )
     assert results[0] == results[1]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine.py (not changed here): a root gradient of another dtype is not "
+    "cast to the output's dtype first, as PyTorch's validate_outputs does",
+)
+def test_root_gradient_cast_to_output_dtype() -> None:
+    import minigrad
+
+    grads = []
+    for lib in (torch, minigrad):
+        x = lib.ones(2, dtype=lib.float64, requires_grad=True)
+        x.float().backward(lib.tensor([1 / 3, 1 / 3], dtype=lib.float64))
+        grads.append(x.grad.tolist())
+    assert grads[0] == grads[1]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="function.py (not changed here): node classes keep their slot list in "
+    "_saved_names, which shows up as a bogus _saved_* attribute",
+)
+def test_saved_names_attribute_leaks() -> None:
+    import minigrad
+
+    a = minigrad.ones(2, requires_grad=True)
+    assert "_saved_names" not in dir((a * 2).grad_fn)
