@@ -274,9 +274,9 @@ class Tensor:
         create_graph: bool = False,
         inputs: Any = None,
     ) -> None:
-        from .engine import backward
+        from . import engine  # engine imports this module, so import it late
 
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        engine.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> Tensor:
         """Same data and version counter, no history: a leaf that needs no grad."""

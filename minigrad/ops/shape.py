@@ -500,8 +500,11 @@ class CopySlices(_Qualified, Node):
         region[...] = 0 if res[0] is None else res[0]
         return (result,) + tuple(res[1:])
 
-    def release_variables(self) -> list[str]:
-        return self.fn.release_variables()
+    def saved_names(self) -> list[str]:
+        return self.fn.saved_names()
+
+    def release_variables(self) -> None:
+        self.fn.release_variables()
 
 
 class AsStridedBackward0(Node):
