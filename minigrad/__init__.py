@@ -92,11 +92,10 @@ del _name
 
 def rsub(input: Tensor, other: Any, alpha: Any = 1) -> Tensor:
     """``other - alpha * input``."""
-    from ._tensor import _as_tensor
-    from .ops.arithmetic import RsubScalar, Sub
+    from .ops.arithmetic import RsubScalar, RsubTensor
 
     if isinstance(other, Tensor):
-        return Sub.apply(other, input, alpha) if alpha != 1 else other - input
+        return RsubTensor.apply(input, other, alpha)
     return RsubScalar.apply(input, other, alpha)
 
 

@@ -466,6 +466,8 @@ def _make_grads(outputs: Sequence[Any], grads: Sequence[Any], graph: bool) -> li
                     f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
                     f"output[{i}] has a shape of {out.shape}."
                 )
+            if g._data.dtype != out._data.dtype:  # as PyTorch's validate_outputs
+                g = g.to(out.dtype)
             g = g if graph else g._data
         result.append(_wrap(g) if graph and not isinstance(g, Tensor) else g)
     return result

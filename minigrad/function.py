@@ -159,7 +159,7 @@ class BackwardCFunction(Node):
     ``forward`` and ``backward`` receive (as in PyTorch)."""
 
     _forward_cls: type[Function]
-    _saved_names: tuple[str, ...] = ()
+    _slot_names: tuple[str, ...] = ()
 
     # ---- ctx API used inside forward
     def save_for_backward(self, *tensors: Any) -> None:
@@ -198,7 +198,7 @@ class BackwardCFunction(Node):
 
     def saved_names(self) -> list[str]:
         saved = self._saved or ()
-        names = self._saved_names or [f"saved_tensors[{i}]" for i in range(len(saved))]
+        names = self._slot_names or [f"saved_tensors[{i}]" for i in range(len(saved))]
         return [n for n, s in zip(names, saved) if s is not None]
 
     def release_variables(self) -> None:
@@ -292,7 +292,7 @@ class FunctionMeta(type):
             return
         node_name = ns.get("node_name") or f"{name}Backward"
         saved = ns.get("saved", ())
-        attrs: dict[str, Any] = {"_forward_cls": cls, "_saved_names": saved}
+        attrs: dict[str, Any] = {"_forward_cls": cls, "_slot_names": saved}
         for i, slot in enumerate(saved):
             attrs[f"_saved_{slot}"] = _saved_tensor_property(i)
             attrs[f"_raw_saved_{slot}"] = _raw_saved_property(i)
@@ -357,6 +357,10 @@ class Function(metaclass=FunctionMeta):
 
     vjp = backward
 
+    @staticmethod
+    def _forward_failed(*args: Any) -> None:
+        """Called when forward raised ValueError; may raise a clearer error."""
+
     @classmethod
     def apply(cls, *args: Any) -> Any:
         needs = []
@@ -379,7 +383,11 @@ class Function(metaclass=FunctionMeta):
             with grad_mode.no_grad():
                 raw = cls.forward(ctx, *args)
             return _wire(ctx, args, raw, record, all_tensors)
-        raw = cls.forward(ctx, *args)
+        try:
+            raw = cls.forward(ctx, *args)
+        except ValueError:  # numpy's words; an op may know PyTorch's
+            cls._forward_failed(*args)
+            raise
         if type(raw) is tuple:
             return _wire(ctx, args, raw, record, all_tensors)
         # The common case, kept short: a built-in op with one array output.

@@ -36,25 +36,14 @@ def broadcast_shape(sa: tuple, sb: tuple) -> tuple:
 
 
 class BinaryOp(Op):
-    """An op on two tensors that broadcast against each other. numpy's
-    broadcasting error becomes PyTorch's; the check costs nothing until numpy
-    has failed."""
+    """An op on two tensors that broadcast against each other: when numpy fails,
+    PyTorch's broadcasting message is raised instead of numpy's."""
 
     _abstract = True
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        forward = cls.__dict__["forward"].__func__
-
-        def checked(ctx: Any, a: Any, b: Any, *args: Any) -> Any:
-            try:
-                return forward(ctx, a, b, *args)
-            except ValueError:
-                broadcast_shape(a._data.shape, b._data.shape)
-                raise
-
-        checked.__doc__ = forward.__doc__
-        cls.forward = staticmethod(checked)
+    @staticmethod
+    def _forward_failed(a: Any, b: Any, *args: Any) -> None:
+        broadcast_shape(a._data.shape, b._data.shape)
 
 
 def binary_out(out: Any, a: Any, b: Any) -> Any:

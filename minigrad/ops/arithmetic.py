@@ -42,6 +42,22 @@ class Sub(BinaryOp):
         return g, (-g if ctx.alpha == 1 else g * -ctx.alpha), None
 
 
+class RsubTensor(BinaryOp):
+    """d(b - alpha*a) = (-alpha*g, g)   (``minigrad.rsub(a, b)``)"""
+
+    node_name, saved_attrs = "RsubBackward0", ("alpha",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Any:
+        ctx.alpha = alpha
+        ad = a._data if alpha == 1 else a._data * alpha
+        return binary_out(b._data - ad, a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return (-g if ctx.alpha == 1 else g * -ctx.alpha), g, None
+
+
 class RsubScalar(Op):
     """d(other - alpha*a) = -alpha*g   (``2 - a``)"""
 

@@ -100,9 +100,7 @@ def graph_nodes(node: Any) -> list:
     return out
 
 
-# function.py's node classes keep their slot list in ``_saved_names``, which the
-# ``_saved_`` prefix catches; test_saved_names_attribute_leaks tracks that bug.
-_INTERNAL = {"_saved_names"}
+_INTERNAL: set[str] = set()  # no internal attribute may look like a saved slot
 
 
 def saved_names(node: Any) -> set[str]:

@@ -156,11 +156,6 @@ def test_rsub_tensor_values_and_grads() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="minigrad.rsub(a, b) (in minigrad/__init__.py, outside this change) "
-    "records SubBackward0 with swapped edges; PyTorch records RsubBackward0",
-)
 def test_rsub_tensor_node() -> None:
     rng = np.random.default_rng(5)
     differential(_rsub, [rng.normal(size=(2, 3)), rng.normal(size=3)])

@@ -182,11 +182,6 @@ def test_views_share_version_and_base() -> None:
     assert results[0] == results[1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine.py (not changed here): a root gradient of another dtype is not "
-    "cast to the output's dtype first, as PyTorch's validate_outputs does",
-)
 def test_root_gradient_cast_to_output_dtype() -> None:
     import minigrad
 
@@ -198,13 +193,9 @@ def test_root_gradient_cast_to_output_dtype() -> None:
     assert grads[0] == grads[1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="function.py (not changed here): node classes keep their slot list in "
-    "_saved_names, which shows up as a bogus _saved_* attribute",
-)
-def test_saved_names_attribute_leaks() -> None:
+def test_only_saved_slots_look_like_saved_attributes() -> None:
     import minigrad
 
     a = minigrad.ones(2, requires_grad=True)
-    assert "_saved_names" not in dir((a * 2).grad_fn)
+    saved = {n for n in dir((a * 2).grad_fn) if n.startswith("_saved_")}
+    assert saved == {"_saved_self", "_saved_other"}
