@@ -43,6 +43,7 @@ class Options:
     show_values: bool = True
     show_attrs: bool = True
     id_prefix: str = ""
+    compact: bool | None = None  # None: automatic, by node count
 
     def check(self) -> Options:
         if self.theme not in THEMES:
@@ -99,6 +100,7 @@ class Drawing:
             legend=bool(o.legend),
             size=_size_attr(o.size),
             prefix=o.id_prefix,
+            compact=o.compact,
         )
         if self.view == "forward":
             return forward_dot(forward_view(self.graph), **common)
@@ -204,6 +206,7 @@ def backward_graph(
     engine: str = "auto",
     max_nodes: int = DEFAULT_MAX_NODES,
     id_prefix: str = "",
+    compact: bool | None = None,
 ) -> Drawing:
     """Draw the graph autograd built behind ``outputs``.
 
@@ -224,6 +227,8 @@ def backward_graph(
     ``engine``: "auto", "system" (Graphviz ``dot``) or "pure" (graphviz-pure).
     ``max_nodes``: refuse larger graphs (raises `GraphTooLargeError`).
     ``id_prefix``: prepended to SVG ids when several drawings share a page.
+    ``compact``: drop edge labels and saved->tensor links for a fast layout;
+    None (default) turns it on above a few hundred nodes.
     Works for minigrad and torch tensors (viz never imports either).
     """
     return _drawing(
@@ -240,6 +245,7 @@ def backward_graph(
         size=size,
         engine=engine,
         id_prefix=id_prefix,
+        compact=compact,
     )
 
 
@@ -254,6 +260,7 @@ def forward_graph(
     engine: str = "auto",
     max_nodes: int = DEFAULT_MAX_NODES,
     id_prefix: str = "",
+    compact: bool | None = None,
 ) -> Drawing:
     """Draw the computation as written: tensors and the ops between them.
 
@@ -276,4 +283,5 @@ def forward_graph(
         size=size,
         engine=engine,
         id_prefix=id_prefix,
+        compact=compact,
     )

@@ -185,3 +185,19 @@ def test_bad_options_are_refused(framework, kwargs, match):
     a = framework.tensor(1.0, requires_grad=True)
     with pytest.raises(ValueError, match=match):
         viz.backward_graph(a * 2, **kwargs)
+
+
+def test_big_graphs_go_compact(framework):
+    x = framework.tensor([1.0, 2.0], requires_grad=True)
+    w = framework.tensor([0.5, 0.5], requires_grad=True)
+    small = viz.backward_graph((x * w).sum(), params={"w": w}).source
+    assert "label=grad_fn" in small and "same-tensor" in small
+    assert "nslimit" not in small
+    y = x
+    for _ in range(60):
+        y = (y * w).tanh()  # 120 grad_fn nodes + 120 saved tensors
+    big = viz.backward_graph(y, params={"w": w}).source
+    assert "label=grad_fn" not in big and "same-tensor" not in big
+    assert has_attr(big, "nslimit", "1")
+    assert "label=grad_fn" in viz.backward_graph(y, compact=False).source
+    assert has_attr(viz.forward_graph(y).source, "nslimit", "0.2")

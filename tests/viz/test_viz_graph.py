@@ -349,3 +349,17 @@ def test_too_many_nodes_is_refused_quickly(framework):
         build_graph(x, max_nodes=100)
     assert time.perf_counter() - start < 1.0
     assert len(build_graph(x, max_nodes=1000).functions) == 401
+
+
+def test_default_limit_refuses_a_huge_graph_quickly(framework):
+    import viz
+
+    x = framework.tensor(1.0, requires_grad=True)
+    for _ in range(3000):
+        x = (x * 1.0001).tanh()  # 6,000 autograd nodes and as many saved tensors
+    start = time.perf_counter()
+    with pytest.raises(GraphTooLargeError, match="more than 2500 nodes"):
+        viz.backward_graph(x)
+    with pytest.raises(GraphTooLargeError):
+        viz.forward_graph(x)
+    assert time.perf_counter() - start < 1.0
