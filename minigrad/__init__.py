@@ -129,3 +129,17 @@ def get_default_dtype() -> dtype:
 
 def set_num_threads(n: int) -> None:
     """Accepted for compatibility (numpy's BLAS threads are set by the environment)."""
+
+
+# ---- nn and optim (imported last: they build on everything above)
+from . import nn, optim  # noqa: E402
+
+
+def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """``minigrad.softmax(x, dim)`` is ``x.softmax(dim)``."""
+    return input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """``minigrad.log_softmax(x, dim)`` is ``x.log_softmax(dim)``."""
+    return input.log_softmax(dim, dtype=dtype)

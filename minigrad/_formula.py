@@ -124,3 +124,38 @@ def transpose(x: Any, d0: int, d1: int) -> Any:
 
 def permute(x: Any, dims: tuple) -> Any:
     return np.transpose(x, dims) if isinstance(x, ndarray) else x.permute(dims)
+
+
+# ---- helpers for nn ops (ops/nn.py)
+def data(x: Any) -> Any:
+    """The array behind ``x`` (an array stays as it is)."""
+    return x if isinstance(x, ndarray) else x._data
+
+
+def constant(a: np.ndarray, like: Any) -> Any:
+    """An array computed from saved values, as the same kind as ``like``: a
+    constant of the formula (no gradient flows into it)."""
+    return a if isinstance(like, ndarray) else type(like)._make(a, False)
+
+
+def sum_keepdim(x: Any, dim: int) -> Any:
+    """Sum over one dim, keeping it (softmax's backward)."""
+    if isinstance(x, ndarray):
+        return x.sum(axis=dim, keepdims=True)
+    return x.sum(dim, keepdim=True)
+
+
+def sigmoid(x: Any) -> Any:
+    if isinstance(x, ndarray):
+        with np.errstate(over="ignore"):
+            return (1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)
+    return x.sigmoid()
+
+
+def clamp_min(x: Any, lo: float) -> Any:
+    """``max(x, lo)``. On Tensors the clamped part is added as a constant, so the
+    gradient passes through unchanged (only used where it is not clamped)."""
+    if isinstance(x, ndarray):
+        return np.maximum(x, lo, dtype=x.dtype)
+    d = x._data
+    return x + constant(np.maximum(d, lo, dtype=d.dtype) - d, x)

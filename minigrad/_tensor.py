@@ -23,6 +23,7 @@ from ._tensor_str import tensor_repr
 from .function import AccumulateGrad, Node, _check_inplace
 from .ops import arithmetic as A
 from .ops import linalg as L
+from .ops import nn as N
 from .ops import pointwise as P
 from .ops import reduction as R
 from .ops import shape as S
@@ -935,6 +936,17 @@ class Tensor:
 
     def __ipow__(self, exponent: Any) -> Tensor:
         return self.pow_(exponent)
+
+    # ---- nn methods
+    def softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        """``exp(x) / sum(exp(x))`` along ``dim`` (SoftmaxBackward0)."""
+        src = self if dtype is None else self.to(dtype)
+        return N.Softmax.apply(src, dim)
+
+    def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        """``x - logsumexp(x)`` along ``dim`` (LogSoftmaxBackward0)."""
+        src = self if dtype is None else self.to(dtype)
+        return N.LogSoftmax.apply(src, dim)
 
 
 function.Tensor = Tensor  # see function.py: breaks the import cycle

@@ -1,0 +1,45 @@
+"""``minigrad.nn``: modules, parameters, losses, ``init`` and ``functional``, with
+PyTorch's names, reprs and parameter naming."""
+
+from __future__ import annotations
+
+from . import functional, init
+from .layers import (
+    Dropout,
+    Flatten,
+    Identity,
+    Linear,
+    LogSoftmax,
+    ModuleList,
+    ReLU,
+    Sequential,
+    Sigmoid,
+    Softmax,
+    Tanh,
+)
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
+from .module import Module
+from .parameter import Parameter
+
+__all__ = [
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "CrossEntropyLoss",
+    "Dropout",
+    "Flatten",
+    "Identity",
+    "Linear",
+    "LogSoftmax",
+    "MSELoss",
+    "Module",
+    "ModuleList",
+    "NLLLoss",
+    "Parameter",
+    "ReLU",
+    "Sequential",
+    "Sigmoid",
+    "Softmax",
+    "Tanh",
+    "functional",
+    "init",
+]

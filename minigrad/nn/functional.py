@@ -1,0 +1,269 @@
+"""``minigrad.nn.functional`` (``F``): activations, softmax, losses, dropout and
+``linear``, recording the same nodes as ``torch.nn.functional``."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .. import creation
+from .._tensor import Tensor, matmul
+from ..ops import arithmetic as A
+from ..ops import nn as N
+from ..ops._common import broadcast_shape
+
+
+# ---------------------------------------------------------------- activations
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    return input.relu_() if inplace else input.relu()
+
+
+def tanh(input: Tensor) -> Tensor:
+    return input.tanh()
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return input.sigmoid()
+
+
+def _softmax_dim(name: str, ndim: int) -> int:
+    """PyTorch's legacy choice when no ``dim`` is given (with its warning)."""
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call "
+        "to include dim=X as an argument.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
+    """``exp(x) / sum(exp(x))`` along ``dim`` (computed with the max subtracted)."""
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim())
+    if dtype is not None:
+        input = input.to(dtype)
+    return N.Softmax.apply(input, dim)
+
+
+def log_softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
+    """``x - logsumexp(x)`` along ``dim``."""
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim())
+    if dtype is not None:
+        input = input.to(dtype)
+    return N.LogSoftmax.apply(input, dim)
+
+
+# --------------------------------------------------------------------- linear
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias``, recorded as PyTorch's ``at::linear`` does:
+    one ``addmm`` for a matrix (or a contiguous tensor viewed as one), else a
+    ``matmul`` followed by an in-place ``add_``."""
+    if bias is None:
+        return matmul(input, weight.t())
+    if input.dim() == 2:
+        return N.Addmm.apply(bias, input, weight.t())
+    if input.is_contiguous() and input.dim() > 0:
+        rows = input.view(-1, input.shape[-1])
+        out = N.Addmm.apply(bias, rows, weight.t())
+        return out.view(*input.shape[:-1], out.shape[-1])
+    out = matmul(input, weight.t())
+    return out.add_(bias)
+
+
+# --------------------------------------------------------------------- dropout
+def dropout(
+    input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
+) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by
+    ``1 / (1 - p)``: a multiplication by a random mask (MulBackward0)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    dtype = input._data.dtype
+    if p == 1:
+        noise = np.zeros((), dtype)
+    else:
+        keep = creation._rng.random(input._data.shape) < 1 - p
+        noise = keep.astype(dtype) / dtype.type(1 - p)
+    mask = Tensor._make(noise, False)
+    return input.mul_(mask) if inplace else A.Mul.apply(input, mask)
+
+
+# ---------------------------------------------------------------------- losses
+def _reduction(size_average: Any, reduce: Any, reduction: str) -> int:
+    """The reduction enum, from ``reduction`` or the deprecated flags."""
+    if size_average is not None or reduce is not None:
+        warnings.warn(
+            "size_average and reduce args will be deprecated, please use "
+            f"reduction='{_legacy_reduction(size_average, reduce)}' instead.",
+            UserWarning,
+            stacklevel=3,
+        )
+        reduction = _legacy_reduction(size_average, reduce)
+    return N.reduction_enum(reduction)
+
+
+def _legacy_reduction(size_average: Any, reduce: Any) -> str:
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if size_average and reduce:
+        return "mean"
+    return "sum" if reduce else "none"
+
+
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``mean((input - target)²)`` (or its sum, or no reduction)."""
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input "
+            f"size ({input.shape}). This will likely lead to incorrect results due "
+            "to broadcasting. Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=2,
+        )
+    red = _reduction(size_average, reduce, reduction)
+    shape = broadcast_shape(tuple(input.shape), tuple(target.shape))
+    if input.shape != shape:
+        input = input.expand(shape)
+    if target.shape != shape:
+        target = target.expand(shape)
+    return N.MseLoss.apply(input, target, red)
+
+
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``-input[i, target_i]`` weighted by ``weight[target_i]``, averaged over the
+    total weight of the targets that are not ``ignore_index``."""
+    red = _reduction(size_average, reduce, reduction)
+    return N.NllLoss.apply(input, (target, weight), red, ignore_index)
+
+
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """``nll_loss(log_softmax(input, class_dim), target)``: there is no cross
+    entropy node. A float target of the input's shape holds class probabilities."""
+    red = _reduction(size_average, reduce, reduction)
+    class_dim = 0 if input.dim() == 1 else 1
+    logp = log_softmax(input, class_dim)
+    if target.is_floating_point() and target.shape == input.shape:
+        if weight is not None or label_smoothing > 0:
+            raise NotImplementedError(
+                "minigrad's cross_entropy with class probabilities takes no weight "
+                "or label_smoothing"
+            )
+        loss = logp * target
+        if red == N.NONE:
+            return -loss.sum(class_dim)
+        total = -loss.sum()
+        if red == N.SUM:
+            return total
+        return N.DivScalar.apply(total, input.numel() // input.shape[class_dim])
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing <= 0:
+        return nll
+    if weight is not None:
+        raise NotImplementedError(
+            "minigrad's cross_entropy takes no weight with label_smoothing"
+        )
+    # PyTorch's cross_entropy_loss_label_smoothing, op for op
+    smooth = -logp.sum(class_dim)
+    ignored = target == ignore_index
+    smooth._inplace(N.MaskedFill, (ignored,), 0.0)
+    if red == N.MEAN:
+        kept = Tensor._make(np.asarray((~ignored._data).sum()), False)
+        smooth = smooth.sum() / kept
+    elif red == N.SUM:
+        smooth = smooth.sum()
+    n_classes = input.shape[class_dim]
+    return A.MulScalar.apply(nll, 1 - label_smoothing) + A.MulScalar.apply(
+        smooth, label_smoothing / n_classes
+    )
+
+
+def binary_cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``-(t log(x) + (1 - t) log(1 - x))`` for probabilities ``x`` in [0, 1]."""
+    red = _reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input "
+            f"size ({input.shape}) is deprecated. Please ensure they have the same "
+            "size."
+        )
+    if weight is not None:
+        weight = weight.expand(np.broadcast_shapes(target.shape, weight.shape))
+    return N.BinaryCrossEntropy.apply(input, target, (weight,), red)
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
+    """``binary_cross_entropy(sigmoid(input), target)``, computed stably from the
+    logits (``pos_weight`` scales the positive term)."""
+    red = _reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Target size ({target.shape}) must be the same as input size "
+            f"({input.shape})"
+        )
+    return N.BinaryCrossEntropyWithLogits.apply(
+        input, target, (weight, pos_weight), red
+    )
+
+
+__all__ = [
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "cross_entropy",
+    "dropout",
+    "linear",
+    "log_softmax",
+    "mse_loss",
+    "nll_loss",
+    "relu",
+    "sigmoid",
+    "softmax",
+    "tanh",
+]

@@ -1,0 +1,467 @@
+"""Neural-network ops: softmax and log-softmax, the losses, and ``addmm`` (what
+``F.linear`` records). ``nn/functional.py`` is the public surface built on them.
+
+A loss's class targets and weights are tensors that PyTorch's node has no edge
+for (they are not differentiable inputs). They are passed to ``apply`` inside a
+tuple, so ``next_functions`` lists the differentiable inputs only, and saved with
+``save_for_backward`` so that ``_saved_target`` is the target object itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _formula as f
+from .._dtype import from_numpy_dtype, result_type
+from ._common import Op
+
+# PyTorch's reduction enum: the value a loss node keeps as ``_saved_reduction``
+REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+NONE, MEAN, SUM = 0, 1, 2
+
+
+def reduction_enum(reduction: str) -> int:
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return REDUCTIONS[reduction]
+
+
+def _legacy_name(dtype: np.dtype) -> str:
+    """``float32`` -> ``Float``, as PyTorch's kernels name dtypes in errors."""
+    return from_numpy_dtype(dtype)._legacy.replace("Tensor", "")
+
+
+def _reduce(loss: np.ndarray, reduction: int) -> np.ndarray:
+    if reduction == MEAN:
+        return np.asarray(loss.mean(dtype=loss.dtype))
+    if reduction == SUM:
+        return np.asarray(loss.sum(dtype=loss.dtype))
+    return loss
+
+
+def _norm_dim(dim: int, ndim: int) -> int:
+    from .reduction import normalize_dims
+
+    return normalize_dims(dim, ndim)[0]
+
+
+# ------------------------------------------------------------------ softmax
+def _check_float(x: np.ndarray, kernel: str) -> None:
+    if x.dtype.kind != "f":
+        raise NotImplementedError(
+            f'"{kernel}_lastdim_kernel_impl" not implemented for '
+            f"'{_legacy_name(x.dtype)}'"
+        )
+
+
+def _shifted(x: np.ndarray, axis: int) -> np.ndarray:
+    """``x - max(x)`` along ``axis``: exp of it cannot overflow."""
+    return x - x.max(axis=axis, keepdims=True)
+
+
+class Softmax(Op):
+    """d softmax(x) = result * (g - sum(g * result, dim))"""
+
+    node_name, saved, saved_attrs = "SoftmaxBackward0", ("result",), ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int) -> Any:
+        x = a._data
+        _check_float(x, "softmax")
+        ctx.dim, ctx.axis = f.u64(dim), _norm_dim(dim, x.ndim)
+        if x.ndim == 0:
+            out = np.ones((), x.dtype)
+        else:
+            e = np.exp(_shifted(x, ctx.axis))
+            out = e / e.sum(axis=ctx.axis, keepdims=True)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (y,) = ctx.saved_tensors
+        if y.ndim == 0:
+            return g * 0, None
+        gy = g * y
+        return gy - y * f.sum_keepdim(gy, ctx.axis), None
+
+
+class LogSoftmax(Op):
+    """d log_softmax(x) = g - exp(result) * sum(g, dim)"""
+
+    node_name, saved, saved_attrs = "LogSoftmaxBackward0", ("result",), ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int) -> Any:
+        x = a._data
+        _check_float(x, "log_softmax")
+        ctx.dim, ctx.axis = f.u64(dim), _norm_dim(dim, x.ndim)
+        if x.ndim == 0:
+            out = np.zeros((), x.dtype)
+        else:
+            z = _shifted(x, ctx.axis)  # log-sum-exp with the max taken out
+            out = z - np.log(np.exp(z).sum(axis=ctx.axis, keepdims=True))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (y,) = ctx.saved_tensors
+        if y.ndim == 0:
+            return g * 0, None
+        return g - f.exp(y) * f.sum_keepdim(g, ctx.axis), None
+
+
+# ------------------------------------------------------------------- linear
+def _strides(x: np.ndarray) -> tuple[int, ...]:
+    return tuple(s // x.itemsize for s in x.strides)
+
+
+def _column_major(sizes: tuple, strides: tuple) -> bool:
+    """A transposed matrix (``W.t()``): PyTorch then computes its gradient in the
+    same layout (so ``W.grad`` comes out row-major, with no copy)."""
+    return strides[0] == 1 and strides[1] == sizes[0]
+
+
+class Addmm(Op):
+    """d (bias + m1 @ m2) = (g summed to bias, g @ m2ᵀ, m1ᵀ @ g)"""
+
+    node_name, saved = "AddmmBackward0", ("mat1", "mat2")
+    saved_attrs = (
+        "alpha",
+        "beta",
+        "mat1_sym_sizes",
+        "mat1_sym_strides",
+        "mat2_sym_sizes",
+        "mat2_sym_strides",
+    )
+
+    @staticmethod
+    def forward(ctx: Any, bias: Any, m1: Any, m2: Any) -> Any:
+        b, x, w = bias._data, m1._data, m2._data
+        if x.dtype != w.dtype:
+            raise RuntimeError(
+                "mat1 and mat2 must have the same dtype, but got "
+                f"{_legacy_name(x.dtype)} and {_legacy_name(w.dtype)}"
+            )
+        if x.shape[1] != w.shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]}"
+                f" and {w.shape[0]}x{w.shape[1]})"
+            )
+        if b.dtype != w.dtype:
+            raise RuntimeError(
+                "self and mat2 must have the same dtype, but got "
+                f"{_legacy_name(b.dtype)} and {_legacy_name(w.dtype)}"
+            )
+        out = x @ w
+        try:
+            out += b
+        except ValueError:
+            target = list(out.shape)
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target[-1]}) must match the "
+                f"existing size ({b.shape[-1]}) at non-singleton dimension "
+                f"{len(target) - 1}.  Target sizes: {target}.  Tensor sizes: "
+                f"{list(b.shape)}"
+            ) from None
+        _, need_x, need_w = ctx.needs_input_grad
+        ctx.save_for_backward(m1 if need_w else None, m2 if need_x else None)
+        ctx.alpha = ctx.beta = 1
+        ctx.mat1_sym_sizes, ctx.mat2_sym_sizes = x.shape, w.shape
+        ctx.mat1_sym_strides = _strides(x) if need_x else ()
+        ctx.mat2_sym_strides = _strides(w) if need_w else ()
+        ctx.bias_shape = b.shape
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        x, w = ctx.saved_tensors
+        need_b, need_x, need_w = ctx.needs_input_grad
+        gb = f.sum_to(g, ctx.bias_shape) if need_b else None
+        gx = gw = None
+        if need_x:
+            if _column_major(ctx.mat1_sym_sizes, ctx.mat1_sym_strides):
+                gx = f.mT(w @ f.mT(g))  # (w gᵀ)ᵀ: column-major like m1
+            else:
+                gx = g @ f.mT(w)
+        if need_w:
+            if _column_major(ctx.mat2_sym_sizes, ctx.mat2_sym_strides):
+                gw = f.mT(f.mT(g) @ x)  # (gᵀ x)ᵀ: column-major like m2
+            else:
+                gw = f.mT(x) @ g
+        return gb, gx, gw
+
+
+# ------------------------------------------------------------------- losses
+def _promote(a: Any, b: Any) -> np.dtype:
+    return result_type(a, b).np
+
+
+class MseLoss(Op):
+    """d mean((x - t)²) = (2 (x - t) g / n, -2 (x - t) g / n)"""
+
+    node_name, saved, saved_attrs = (
+        "MseLossBackward0",
+        ("self", "target"),
+        ("reduction",),
+    )
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, t: Any, reduction: int) -> Any:
+        dtype = _promote(a, t)
+        if dtype.kind != "f":
+            raise NotImplementedError(
+                f"\"mse_cpu\" not implemented for '{_legacy_name(dtype)}'"
+            )
+        ctx.reduction = reduction
+        ctx.save_for_backward(a, t)
+        d = a._data.astype(dtype, copy=False) - t._data.astype(dtype, copy=False)
+        return _reduce(d * d, reduction)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        x, t = ctx.saved_tensors
+        need_x, need_t = ctx.needs_input_grad[:2]
+        norm = 2.0 / f.data(x).size if ctx.reduction == MEAN else 2.0
+        gx = f.scale(x - t, norm) * g
+        return (gx if need_x else None), (-gx if need_t else None), None
+
+
+def _nll_check(x: np.ndarray, t: np.ndarray, w: np.ndarray | None) -> None:
+    """PyTorch's argument checks, in its order, with its messages."""
+    if x.ndim == 0:
+        raise ValueError("Expected 1 or more dimensions (got 0)")
+    if x.ndim > 2:
+        raise NotImplementedError(
+            "minigrad's nll_loss takes (C) or (N, C) input; PyTorch also accepts "
+            "(N, C, d1, ...) (NllLoss2dBackward0)"
+        )
+    if x.ndim == 2 and (t.shape[0] if t.ndim else 1) != x.shape[0]:
+        raise ValueError(
+            f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
+            f"({t.shape[0] if t.ndim else 1})."
+        )
+    if t.ndim > 1:
+        raise RuntimeError(
+            "0D or 1D target tensor expected, multi-target not supported"
+        )
+    if x.ndim == 1 and t.ndim == 1 and t.shape[0] != 1:
+        raise ValueError(
+            "For 1D input, 1D target must have size 1, but got target size: "
+            f"{t.shape[0]}"
+        )
+    n_classes = x.shape[-1]
+    if w is not None and w.size != n_classes:
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {n_classes} classes "
+            f"or no classes but got weight tensor of shape: {list(w.shape)}"
+        )
+    if t.dtype not in (np.int64, np.uint8):
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {_legacy_name(t.dtype)}"
+        )
+    if w is not None and w.dtype != x.dtype:
+        raise RuntimeError(
+            f"expected scalar type {_legacy_name(x.dtype)} but found "
+            f"{_legacy_name(w.dtype)}"
+        )
+
+
+def _nll_weights(
+    t: np.ndarray, w: np.ndarray | None, ignore_index: int, n_classes: int, dtype: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-sample class indices (ignored ones replaced by 0) and their weights
+    (0 for ignored samples)."""
+    t = t.reshape(-1).astype(np.int64, copy=False)
+    keep = t != ignore_index
+    bad = keep & ((t < 0) | (t >= n_classes))
+    if bad.any():
+        raise IndexError(f"Target {t[bad][0]} is out of bounds.")
+    idx = np.where(keep, t, 0)
+    weights = np.ones(t.shape, dtype) if w is None else w[idx].astype(dtype)
+    weights[~keep] = 0
+    return idx, weights
+
+
+class NllLoss(Op):
+    """d nll(x, t) = -g · w[t] (/ total_weight for the mean) at (i, t_i), else 0"""
+
+    node_name = "NllLossBackward0"
+    saved = ("self", "target", "weight", "total_weight")
+    saved_attrs = ("ignore_index", "reduction")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, consts: tuple, reduction: int, ignore: int) -> Any:
+        target, weight = consts
+        x, t = a._data, target._data
+        w = None if weight is None else weight._data
+        _nll_check(x, t, w)
+        idx, weights = _nll_weights(t, w, ignore, x.shape[-1], x.dtype)
+        rows = x.reshape(-1, x.shape[-1])
+        losses = -weights * rows[np.arange(len(idx)), idx]
+        total = weights.sum(dtype=x.dtype)
+        if reduction == NONE and x.ndim == 2:
+            out = losses.reshape(t.shape)
+            total = np.zeros((), x.dtype)  # PyTorch leaves it 0 here
+        elif reduction == NONE:
+            out = losses.reshape(())
+        elif reduction == SUM:
+            out = losses.sum(dtype=x.dtype)
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out = losses.sum(dtype=x.dtype) / total
+        ctx.reduction, ctx.ignore_index, ctx.ignore = reduction, f.u64(ignore), ignore
+        ctx.save_for_backward(a, target, weight, np.asarray(total))
+        return np.asarray(out, x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        x, t, w, total = ctx.saved_tensors
+        xd = f.data(x)
+        wd = None if w is None else f.data(w)
+        n_classes = xd.shape[-1]
+        idx, weights = _nll_weights(f.data(t), wd, ctx.ignore, n_classes, xd.dtype)
+        if ctx.reduction == MEAN:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                weights = weights / f.data(total)
+        coef = np.zeros((len(idx), xd.shape[-1]), xd.dtype)
+        coef[np.arange(len(idx)), idx] = -weights
+        coef = f.constant(coef.reshape(xd.shape), g)
+        if ctx.reduction == NONE and xd.ndim == 2:
+            g = f.reshape(g, (len(idx), 1))
+        return g * coef, None, None, None
+
+
+EPSILON = 1e-12  # PyTorch's floor for x(1 - x) in binary_cross_entropy's backward
+
+
+class BinaryCrossEntropy(Op):
+    """d bce(x, t) = (g w (x - t) / max(x(1 - x), eps), g w log((1 - x) / x))"""
+
+    node_name = "BinaryCrossEntropyBackward0"
+    saved, saved_attrs = ("self", "target", "weight"), ("reduction",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, t: Any, consts: tuple, reduction: int) -> Any:
+        (weight,) = consts
+        x, y = a._data, t._data
+        if y.dtype != x.dtype:
+            raise RuntimeError(
+                f"Found dtype {_legacy_name(y.dtype)} but expected "
+                f"{_legacy_name(x.dtype)}"
+            )
+        if ((x < 0) | (x > 1)).any():
+            raise RuntimeError("all elements of input should be between 0 and 1")
+        with np.errstate(divide="ignore"):
+            log_x = np.maximum(np.log(x), -100)  # PyTorch clamps the logs at -100
+            log_1mx = np.maximum(np.log(1 - x), -100)
+        loss = -(y * log_x + (1 - y) * log_1mx)
+        if weight is not None:
+            loss = loss * weight._data
+        ctx.reduction = reduction
+        ctx.save_for_backward(a, t, weight)
+        return _reduce(loss.astype(x.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        x, t, w = ctx.saved_tensors
+        need_x, need_t = ctx.needs_input_grad[:2]
+        if ctx.reduction == MEAN:
+            g = f.scale(g, 1.0 / f.data(x).size)
+        if w is not None:
+            g = g * w
+        gx = g * (x - t) / f.clamp_min((1 - x) * x, EPSILON) if need_x else None
+        gt = g * (f.log(1 - x) - f.log(x)) if need_t else None
+        return gx, gt, None, None
+
+
+class BinaryCrossEntropyWithLogits(Op):
+    """d bce(σ(x), t) = (g w (l σ(x) - p t), g w (log(1 - σ(x)) - p log σ(x))),
+    l = 1 + (p - 1) t, p = pos_weight (1 without it)"""
+
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    saved = ("self", "target", "weight", "pos_weight")
+    saved_attrs = ("reduction",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, t: Any, consts: tuple, reduction: int) -> Any:
+        weight, pos_weight = consts
+        x = a._data
+        dtype = _promote(a, t)
+        if t._data.dtype.kind != "f":
+            raise RuntimeError(
+                f"result type {_legacy_name(x.dtype)} can't be cast to the desired "
+                f"output type {_legacy_name(t._data.dtype)}"
+            )
+        x, y = x.astype(dtype, copy=False), t._data.astype(dtype, copy=False)
+        # -log σ(x) = log(1 + exp(-x)), computed without overflow
+        neg_log_sig = np.logaddexp(0, -x).astype(dtype, copy=False)
+        if pos_weight is None:
+            loss = (1 - y) * x + neg_log_sig
+        else:
+            log_weight = (pos_weight._data - 1) * y + 1
+            loss = (1 - y) * x + log_weight * neg_log_sig
+        if weight is not None:
+            loss = loss * weight._data
+        ctx.reduction = reduction
+        ctx.save_for_backward(a, t, weight, pos_weight)
+        return _reduce(loss.astype(dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        x, t, w, pw = ctx.saved_tensors
+        need_x, need_t = ctx.needs_input_grad[:2]
+        if ctx.reduction == MEAN:
+            g = f.scale(g, 1.0 / f.data(x).size)
+        if w is not None:
+            g = g * w
+        s = f.sigmoid(x)
+        gx = gt = None
+        if pw is None:
+            if need_x:
+                gx = g * (s - t)
+            if need_t:
+                gt = -g * x
+        else:
+            if need_x:
+                gx = g * ((pw * t + 1 - t) * s - pw * t)
+            if need_t:
+                gt = g * (f.log(1 - s) - pw * f.log(s))
+        return gx, gt, None, None
+
+
+class DivScalar(Op):
+    """d (a / s) = g / s   (a Python number: what PyTorch's loss formulas record)"""
+
+    node_name, saved_attrs = "DivBackward1", ("other",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, s: Any) -> Any:
+        ctx.other = s
+        x = a._data
+        return np.asarray(x / s, x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return g / ctx.other, None
+
+
+class MaskedFill(Op):
+    """d masked_fill(a, mask, v) = g where not mask, else 0"""
+
+    node_name, saved = "MaskedFillBackward0", ("mask",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, consts: tuple, value: float) -> Any:
+        (mask,) = consts
+        ctx.save_for_backward(mask)
+        return np.where(mask._data, np.asarray(value, a._data.dtype), a._data)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (mask,) = ctx.saved_tensors
+        keep = f.constant(~f.data(mask), g)
+        return g * keep, None, None
