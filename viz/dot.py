@@ -305,7 +305,7 @@ def _legend(dot, kinds: list[str], theme: Theme, prefix: str, rankdir: str) -> N
         if rankdir in ("LR", "RL"):  # one rank is a column
             with leg.subgraph() as column:
                 column.attr(rank="same")
-                for n in names:
+                for n in reversed(names):  # dot stacks them bottom-up
                     column.node(n)
         else:  # stack them with invisible edges
             for a, b in zip(names, names[1:], strict=False):

@@ -90,9 +90,11 @@ class Drawing:
             opts = dataclasses.replace(opts, legend=export)
         return opts
 
-    def digraph(self, _opts: Options | None = None) -> graphviz.Digraph:
-        """The `graphviz.Digraph` (as shown inline)."""
-        o = _opts or self._resolved(export=False)
+    def digraph(self) -> graphviz.Digraph:
+        """The `graphviz.Digraph`, as shown inline."""
+        return self._digraph(self._resolved(export=False))
+
+    def _digraph(self, o: Options) -> graphviz.Digraph:
         common = dict(
             theme=o.theme,
             rankdir=o.rankdir,
@@ -117,7 +119,7 @@ class Drawing:
 
     def _svg_for(self, opts: Options) -> str:
         if opts not in self._svg:
-            self._svg[opts] = render.svg(self.digraph(opts).source, opts.engine)
+            self._svg[opts] = render.svg(self._digraph(opts).source, opts.engine)
         return self._svg[opts]
 
     def svg(self) -> str:
@@ -156,17 +158,15 @@ class Drawing:
             legend=legend,
             engine=engine,
         )
-        source = self.digraph(opts).source
+        source = self._digraph(opts).source
         if fmt == "dot":
             data = source.encode("utf-8")
         elif fmt == "svg":
             data = self._svg_for(opts).encode("utf-8")
         elif fmt == "png":
             data = render.png(source, opts.engine, dpi or DEFAULT_DPI)
-        elif render.find_engine(opts.engine)[0] == "system":
-            data = render.pdf(source, opts.engine)
         else:
-            data = render.svg_to_pdf(self._svg_for(opts))
+            data = render.pdf(source, opts.engine)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
         return path

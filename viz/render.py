@@ -21,7 +21,7 @@ import sysconfig
 from pathlib import Path
 
 ENGINES = ("auto", "system", "pure")
-TIMEOUT_S = 120.0
+TIMEOUT_S = 60.0
 
 
 class RenderError(RuntimeError):
@@ -101,9 +101,15 @@ def png(source: str, engine: str = "auto", dpi: float | None = None) -> bytes:
 
 
 def pdf(source: str, engine: str = "auto") -> bytes:
-    """PDF: system ``dot -Tpdf`` when that is the engine, else SVG -> svglib."""
+    """PDF: system ``dot -Tpdf`` when that is the engine, else SVG -> svglib.
+
+    A ``dot`` built without PDF support also falls back to svglib.
+    """
     if find_engine(engine)[0] == "system":
-        return run_engine(source, "pdf", engine)
+        try:
+            return run_engine(source, "pdf", engine)
+        except RenderError:
+            pass
     return svg_to_pdf(svg(source, engine))
 
 

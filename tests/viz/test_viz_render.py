@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+import re
 import shutil
 import struct
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+import zlib
 from pathlib import Path
 
 import pytest
@@ -34,6 +37,20 @@ def svg_ids(svg_text: str) -> dict[str, str]:
     return {el.get("id"): el.get("class", "") for el in root.iter() if el.get("id")}
 
 
+def pdf_text(data: bytes) -> bytes:
+    """The PDF's content streams, decoded (reportlab: ASCII85 + Flate)."""
+    out = []
+    for m in re.finditer(rb"stream\r?\n(.*?)endstream", data, re.S):
+        raw = m.group(1).strip()
+        if raw.endswith(b"~>"):
+            raw = base64.a85decode(raw, adobe=True)
+        try:
+            out.append(zlib.decompress(raw))
+        except zlib.error:
+            out.append(raw)
+    return b"\n".join(out)
+
+
 def png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
@@ -56,6 +73,8 @@ def test_save_all_formats_without_system_dot(no_system_dot, framework, seeds, tm
         assert svg.startswith(b"<?xml") and b"<svg" in svg
         assert png.startswith(b"\x89PNG\r\n\x1a\n") and png_size(png) > (100, 100)
         assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
+        text = pdf_text(pdf)  # vector text, not a bitmap
+        assert b"Mul" in text and b"w1" in text and b"Legend" in text
         assert dot.startswith("digraph")
         ids = svg_ids(svg.decode())
         assert ids["f0"] in ("node fn function", "node op function")
@@ -147,6 +166,21 @@ def test_system_dot_when_present(seed2_drawing, tmp_path):
     assert pdf.startswith(b"%PDF-")
     svg = seed2_drawing.save(tmp_path / "s.svg", engine="system").read_text()
     assert 'id="f0"' in svg
+
+
+def test_system_engine_path_with_a_stand_in_dot(
+    no_system_dot, monkeypatch, tmp_path, seed2_drawing
+):
+    """A ``dot`` on PATH is preferred; here graphviz-pure plays it (no -Tpdf)."""
+    bin_dir = tmp_path / "fake-bin"
+    bin_dir.mkdir()
+    (bin_dir / "dot").symlink_to(render._pure_binary())
+    monkeypatch.setenv("PATH", str(bin_dir))
+    assert render.find_engine() == ("system", str(bin_dir / "dot"))
+    svg = seed2_drawing.save(tmp_path / "s.svg", engine="system").read_text()
+    assert 'id="f0"' in svg
+    pdf = seed2_drawing.save(tmp_path / "s.pdf", engine="system").read_bytes()
+    assert pdf.startswith(b"%PDF-")  # fell back to svglib
 
 
 def test_demo_command_writes_every_file(no_system_dot, tmp_path):
