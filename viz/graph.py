@@ -57,7 +57,7 @@ class TensorInfo:
 
     @property
     def kind(self) -> str:
-        """ "leaf" (requires grad), "nonleaf" or "constant" (no grad)."""
+        """One of "leaf" (requires grad), "nonleaf" or "constant" (no grad)."""
         if not self.requires_grad:
             return "constant"
         return "leaf" if self.is_leaf else "nonleaf"
@@ -82,7 +82,7 @@ class SavedSlot:
     @property
     def attr(self) -> str:
         """The attribute to type: ``_saved_self`` or ``saved_tensors[0]``."""
-        if self.slot.startswith("tensors["):
+        if self.slot == "tensors" or self.slot.startswith("tensors["):
             return "saved_" + self.slot
         return "_saved_" + self.slot
 
@@ -170,10 +170,6 @@ def is_tensor(obj: Any) -> bool:
     return all(
         hasattr(obj, a) for a in ("grad_fn", "requires_grad", "is_leaf", "shape")
     )
-
-
-def _is_node(obj: Any) -> bool:
-    return hasattr(obj, "next_functions") and callable(getattr(obj, "name", None))
 
 
 def node_name(node: Any) -> str:
@@ -293,6 +289,8 @@ def _param_pairs(params: Any) -> list[tuple[str, Any]]:
 
 
 class _Builder:
+    """One breadth-first walk from the outputs; ids are given in walk order."""
+
     def __init__(self, params: list[tuple[str, Any]], max_nodes: int) -> None:
         self.g = Graph()
         self.max_nodes = max_nodes
@@ -411,7 +409,7 @@ class _Builder:
                         self._add_slot(info, f"{slot}[{i}]", v)
                     else:
                         info.attrs[f"{slot}[{i}]"] = _short_repr(v)
-            else:
+            elif slot != "tensors":  # a ctx with nothing saved shows nothing
                 info.attrs[slot] = _short_repr(value)
 
     def _add_slot(

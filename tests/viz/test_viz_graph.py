@@ -363,3 +363,27 @@ def test_default_limit_refuses_a_huge_graph_quickly(framework):
     with pytest.raises(GraphTooLargeError):
         viz.forward_graph(x)
     assert time.perf_counter() - start < 1.0
+
+
+def test_custom_function_saved_tensors(framework, needs):
+    needs(framework, "autograd.Function")
+
+    class MyExp(framework.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.exp()
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, grad):
+            (y,) = ctx.saved_tensors
+            return grad * y
+
+    a = framework.tensor([1.0, 2.0], requires_grad=True)
+    y = MyExp.apply(a)
+    g = build_graph(y)
+    fn = g.functions["f0"]
+    assert fn.name == "MyExpBackward" and fn.op == "MyExp"
+    (slot,) = (g.saved[s] for s in fn.saved)
+    assert slot.attr == "saved_tensors[0]" and slot.tensor == g.outputs[0]
