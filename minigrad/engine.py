@@ -11,15 +11,16 @@
    at the other end of the edge.
 
 ``GraphTask.run_next()`` executes one node. ``backward()`` and ``grad()`` run them
-all; ``GraphTask.steps()`` yields one event per node, which is how viz's stepper
-advances the real pass one node per click. There is one engine.
+all; iterating a ``GraphTask`` runs one node per ``next()`` and returns its event,
+which is how viz's stepper advances the real pass one node per click. There is
+one engine.
 """
 
 from __future__ import annotations
 
 import heapq
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -196,17 +197,12 @@ def steps(
     create_graph: bool = False,
     inputs: Sequence[tuple[Node, int]] | None = None,
     accumulate: bool = True,
-    trace: bool = True,
-) -> Iterator[Any]:
-    """Run backward from ``roots`` (``(node, output_nr)`` edges) one node at a time.
-
-    With ``inputs``, only the part of the graph that leads to those edges runs;
-    when ``accumulate`` is False (``autograd.grad``) their gradients are captured
-    instead of accumulated, and the generator returns them (``StopIteration.value``).
-    Yields a ``StepEvent`` per node (just the node when ``trace`` is False).
-    """
-    task = GraphTask(roots, root_grads, keep_graph, create_graph, inputs, accumulate)
-    return task.steps(trace)
+) -> GraphTask:
+    """A backward pass from ``roots`` (``(node, output_nr)`` edges), to be run one
+    node per ``next()``. With ``inputs``, only the part of the graph that leads to
+    those edges runs; when ``accumulate`` is False (``autograd.grad``) their
+    gradients are captured in ``task.captured`` instead of accumulated."""
+    return GraphTask(roots, root_grads, keep_graph, create_graph, inputs, accumulate)
 
 
 class GraphTask:
@@ -248,16 +244,24 @@ class GraphTask:
         self.ready: list = []
         self.counter = 0
         self.index = 0
+        self.running: Node | None = None  # the node being run (kept if it raised)
         for fn in dict.fromkeys(fn for fn, _ in roots):
             if self.deps.get(fn, 0) == 0 and (self.needed is None or fn in self.needed):
                 self._push(fn)
 
-    def steps(self, trace: bool = True) -> Iterator[Any]:
-        """Yield one event per node; the user's grad mode is back in place
-        whenever this yields. Returns the captured gradients at the end."""
-        while self.ready:
-            yield self.run(1, trace)
-        return self.captured
+    # Iterating a task runs it one node per next(), returning that node's
+    # StepEvent; the user's grad mode is back in place between steps.
+    def __iter__(self) -> GraphTask:
+        return self
+
+    def __next__(self) -> StepEvent:
+        if not self.ready:
+            raise StopIteration
+        return self.run(1, trace=True)
+
+    @property
+    def done(self) -> bool:
+        return not self.ready
 
     def run(self, limit: int | None = None, trace: bool = False) -> Any:
         """Run up to ``limit`` nodes (all when None); returns the last event.
@@ -282,6 +286,7 @@ class GraphTask:
         """3. Pop the next ready node and run it with its hooks."""
         graph = self.graph
         _, _, node = heapq.heappop(self.ready)
+        self.running = node
         grads = self.buffers.pop(node, None) or [None]
         ev = StepEvent(self.index, node, (), ()) if trace else None
         self.index += 1
@@ -330,6 +335,7 @@ class GraphTask:
                 node.release_variables()
             self._send(node, outs)
 
+        self.running = None
         if ev is None:
             return node
         ev.grads_in = tuple(_wrap(g) for g in grads)
@@ -523,7 +529,7 @@ def backward_task(
     inputs: Any = None,
 ) -> GraphTask:
     """Validate ``backward()``'s arguments and set up its pass; ``.run()`` runs
-    it all, ``.steps()`` one node at a time (viz's stepper)."""
+    it all; iterating it runs one node per step (viz's stepper)."""
     outputs = _tensors(tensors)
     grads = (
         _tensors(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
@@ -561,11 +567,12 @@ def backward_steps(
     retain_graph: bool | None = None,
     create_graph: bool = False,
     inputs: Any = None,
-) -> Iterator[StepEvent]:
+) -> GraphTask:
     """``backward()`` one node at a time: each ``next()`` runs exactly one node of
-    the pass and returns its ``StepEvent``. Arguments are checked at once."""
-    task = backward_task(tensors, grad_tensors, retain_graph, create_graph, inputs)
-    return task.steps(trace=True)
+    the pass and returns its ``StepEvent``; ``.done`` tells when it is over and
+    ``.running`` names the node that raised, if one did. Arguments are checked
+    at once."""
+    return backward_task(tensors, grad_tensors, retain_graph, create_graph, inputs)
 
 
 def backward(

@@ -50,7 +50,7 @@ def torch_order(build: Callable[[Any], tuple[Any, dict]]) -> list[str]:
 def minigrad_order(build: Callable[[Any], tuple[Any, dict]]) -> list[str]:
     out, leaves = build(minigrad)
     names = {id(t): n for n, t in leaves.items()}
-    return [_label(ev.node, names) for ev in backward_task(out).steps()]
+    return [_label(ev.node, names) for ev in backward_task(out)]
 
 
 def _seed_graph(lib: Any) -> tuple[Any, dict]:
@@ -98,7 +98,7 @@ def test_each_step_runs_one_node_and_grad_appears_when_its_accumulator_runs() ->
     loss, leaves = _seed_graph(minigrad)
     w1 = leaves["w1"]
     seen_grad = []
-    for ev in backward_task(loss).steps():
+    for ev in backward_task(loss):
         assert isinstance(ev, StepEvent)
         seen_grad.append(None if w1.grad is None else w1.grad.item())
         if isinstance(ev.node, AccumulateGrad) and ev.node.variable is w1:
@@ -119,7 +119,7 @@ def test_step_events_show_grads_ready_queue_hooks_and_releases() -> None:
     y = a * a
     y.register_hook(lambda g: g * 10)
     loss = y.sum()
-    events = list(backward_task(loss).steps())
+    events = list(backward_task(loss))
     names = [type(ev.node).__name__ for ev in events]
     assert names == ["SumBackward0", "MulBackward0", "AccumulateGrad"]
     sum_ev, mul_ev, acc_ev = events
