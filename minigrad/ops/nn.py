@@ -16,6 +16,7 @@ import numpy as np
 from .. import _formula as f
 from .._dtype import from_numpy_dtype, result_type
 from ._common import Op
+from .reduction import normalize_dims
 
 # PyTorch's reduction enum: the value a loss node keeps as ``_saved_reduction``
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -42,8 +43,6 @@ def _reduce(loss: np.ndarray, reduction: int) -> np.ndarray:
 
 
 def _norm_dim(dim: int, ndim: int) -> int:
-    from .reduction import normalize_dims
-
     return normalize_dims(dim, ndim)[0]
 
 
@@ -125,6 +124,17 @@ def _column_major(sizes: tuple, strides: tuple) -> bool:
     return strides[0] == 1 and strides[1] == sizes[0]
 
 
+def _matmul_add(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``x @ w + b``. For ``w = W.t()`` (what ``linear`` passes) OpenBLAS is
+    faster on ``W @ xᵀ``; its transpose is written row-major while adding b."""
+    if w.strides[0] == w.itemsize and x.flags.c_contiguous and x.shape[0] > 1:
+        out = np.empty((x.shape[0], w.shape[1]), np.result_type(x, w))
+        return np.add((w.T @ x.T).T, b, out=out)
+    out = x @ w
+    out += b
+    return out
+
+
 class Addmm(Op):
     """d (bias + m1 @ m2) = (g summed to bias, g @ m2ᵀ, m1ᵀ @ g)"""
 
@@ -156,11 +166,10 @@ class Addmm(Op):
                 "self and mat2 must have the same dtype, but got "
                 f"{_legacy_name(b.dtype)} and {_legacy_name(w.dtype)}"
             )
-        out = x @ w
         try:
-            out += b
+            out = _matmul_add(x, w, b)
         except ValueError:
-            target = list(out.shape)
+            target = [x.shape[0], w.shape[1]]
             raise RuntimeError(
                 f"The expanded size of the tensor ({target[-1]}) must match the "
                 f"existing size ({b.shape[-1]}) at non-singleton dimension "
@@ -277,11 +286,15 @@ def _nll_weights(
     (0 for ignored samples)."""
     t = t.reshape(-1).astype(np.int64, copy=False)
     keep = t != ignore_index
-    bad = keep & ((t < 0) | (t >= n_classes))
-    if bad.any():
-        raise IndexError(f"Target {t[bad][0]} is out of bounds.")
-    idx = np.where(keep, t, 0)
-    weights = np.ones(t.shape, dtype) if w is None else w[idx].astype(dtype)
+    kept = t if keep.all() else t[keep]
+    if kept.size and (kept.min() < 0 or kept.max() >= n_classes):
+        raise IndexError(
+            f"Target {kept[(kept < 0) | (kept >= n_classes)][0]} is out of bounds."
+        )
+    idx = t if kept is t else np.where(keep, t, 0)
+    if w is None:
+        return idx, keep.astype(dtype)
+    weights = w[idx].astype(dtype)
     weights[~keep] = 0
     return idx, weights
 
