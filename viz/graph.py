@@ -128,6 +128,9 @@ class Graph:
     edges: list[Edge] = field(default_factory=list)
     outputs: list[str] = field(default_factory=list)  # TensorInfo ids, in order
     shown_tensors: list[str] = field(default_factory=list)  # outputs, leaves, params
+    # id(node object) -> function id, for tools that meet the same node objects
+    # again (the stepper); valid while those nodes are alive.
+    node_ids: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
 
     def next_of(self, fid: str) -> list[Edge]:
         """The edges of ``fid.next_functions``, in order."""
@@ -446,6 +449,7 @@ class _Builder:
             if key in self.tensor_ids or (key[0] == "out" and key[1] in self.fn_ids):
                 self.show(self.tensor(t))
         self.alive.clear()
+        self.g.node_ids = dict(self.fn_ids)
         return self.g
 
 

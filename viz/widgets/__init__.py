@@ -1,0 +1,1 @@
+"""Jupyter widgets: the graph view (anywidget) and the stepper around it."""
