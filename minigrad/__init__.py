@@ -84,10 +84,38 @@ def _method(name: str) -> Any:
 for _name in (
     "add sub mul div neg exp log tanh sigmoid relu reciprocal sqrt abs sin cos sign "
     "sum mean dot mm mv bmm pow square clone detach reshape t transpose permute "
-    "squeeze unsqueeze flatten select"
+    "squeeze unsqueeze flatten select "
+    "rsqrt log1p log2 log10 exp2 expm1 erf clamp clip clamp_min clamp_max clamp_ "
+    "clamp_min_ clamp_max_ maximum minimum masked_fill gather max min amax amin "
+    "argmax argmin var std prod logsumexp norm cumsum outer ger narrow movedim "
+    "moveaxis swapaxes swapdims split chunk unbind"
 ).split():
     globals()[_name] = _method(_name)
 del _name
+
+
+def cat(tensors: Any, dim: int = 0) -> Tensor:
+    """Join tensors along an existing dim (CatBackward0)."""
+    from .ops.shape import cat as cat_op
+
+    return cat_op(tensors, dim)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors: Any, dim: int = 0) -> Tensor:
+    """Join tensors along a new dim (StackBackward0)."""
+    from .ops.shape import stack as stack_op
+
+    return stack_op(tensors, dim)
+
+
+def where(condition: Tensor, input: Any, other: Any) -> Tensor:
+    """``input`` where ``condition`` holds, else ``other`` (numbers allowed)."""
+    from .ops.selection import where as where_op
+
+    return where_op(condition, input, other)
 
 
 def rsub(input: Tensor, other: Any, alpha: Any = 1) -> Tensor:

@@ -159,3 +159,84 @@ def clamp_min(x: Any, lo: float) -> Any:
         return np.maximum(x, lo, dtype=x.dtype)
     d = x._data
     return x + constant(np.maximum(d, lo, dtype=d.dtype) - d, x)
+
+
+# ---- helpers for selections, reductions and joins (ops/selection.py, ...)
+def where(cond: Any, x: Any, y: Any) -> Any:
+    """``x`` where the constant mask ``cond`` holds, else ``y`` (either may be a
+    number). On Tensors this records WhereBackward0, as PyTorch's formulas do."""
+    if not isinstance(x, ndarray) and not isinstance(y, ndarray):
+        from .ops.selection import where as where_op
+
+        if hasattr(x, "_data") or hasattr(y, "_data"):
+            mask = cond if hasattr(cond, "_data") else None
+            if mask is None:
+                like = x if hasattr(x, "_data") else y
+                mask = type(like)._make(np.asarray(cond), False)
+            return where_op(mask, x, y)
+    out = np.where(data(cond), x, y)
+    dtype = (x if isinstance(x, ndarray) else y).dtype
+    return out if out.dtype == dtype else out.astype(dtype)
+
+
+def sum_dims(x: Any, dims: tuple, keepdim: bool = False) -> Any:
+    if isinstance(x, ndarray):
+        return np.asarray(x.sum(axis=dims, keepdims=keepdim))
+    return x.sum(dims, keepdim=keepdim)
+
+
+def mean_dims(x: Any, dims: tuple, keepdim: bool = False) -> Any:
+    if isinstance(x, ndarray):
+        return np.asarray(x.mean(axis=dims, keepdims=keepdim))
+    return x.mean(dims, keepdim=keepdim)
+
+
+def cumsum(x: Any, dim: int) -> Any:
+    return np.cumsum(x, axis=dim) if isinstance(x, ndarray) else x.cumsum(dim)
+
+
+def cat(xs: list, dim: int) -> Any:
+    if isinstance(xs[0], ndarray):
+        return np.concatenate(xs, axis=dim)
+    from .ops.shape import cat as cat_op
+
+    return cat_op(xs, dim)
+
+
+def stack(xs: list, dim: int) -> Any:
+    if isinstance(xs[0], ndarray):
+        return np.stack(xs, axis=dim)
+    from .ops.shape import stack as stack_op
+
+    return stack_op(xs, dim)
+
+
+def absolute(x: Any) -> Any:
+    return np.abs(x) if isinstance(x, ndarray) else x.abs()
+
+
+def tanh(x: Any) -> Any:
+    return np.tanh(x) if isinstance(x, ndarray) else x.tanh()
+
+
+def erf(x: Any) -> Any:
+    if isinstance(x, ndarray):
+        from .ops.pointwise import erf_array
+
+        return erf_array(x)
+    return x.erf()
+
+
+def prod_others(x: Any, dim: int) -> Any:
+    """For each element, the product of the others along ``dim`` (prod's
+    gradient when some elements are zero): put ``x`` along a new last dim, set
+    the diagonal to 1, and multiply along it."""
+    n = x.shape[dim]
+    moved = np.moveaxis(x, dim, -1) if isinstance(x, ndarray) else x.movedim(dim, -1)
+    shape = tuple(moved.shape)
+    rows = expand(reshape(moved, shape[:-1] + (1, n)), shape[:-1] + (n, n))
+    rows = where(np.eye(n, dtype=bool), 1.0, rows)
+    out = rows.prod(-1) if not isinstance(rows, ndarray) else rows.prod(axis=-1)
+    return (
+        np.moveaxis(out, -1, dim) if isinstance(out, ndarray) else out.movedim(-1, dim)
+    )

@@ -26,6 +26,7 @@ from .ops import linalg as L
 from .ops import nn as N
 from .ops import pointwise as P
 from .ops import reduction as R
+from .ops import selection as C
 from .ops import shape as S
 from .ops._common import broadcast_shape
 from .utils.hooks import RemovableHandle
@@ -67,6 +68,9 @@ def _scalar(value: Any) -> Tensor:
     return t
 
 
+_NO_DIM: Any = object()  # var()/std() called without a dim
+
+
 def _as_tensor(value: Any) -> Tensor:
     return value if isinstance(value, Tensor) else _scalar(value)
 
@@ -87,6 +91,8 @@ class Tensor:
     _base: Tensor | None = None  # for a view: the tensor whose memory it shares
     _view_fn: Callable | None = None  # base array -> this view's array
     _view_version = 0  # the version when the view's grad_fn was made
+    # an output of split/unbind: made in grad mode? (in-place on it is refused)
+    _multi_view: bool | None = None
     _hooks: Any = None  # a leaf's tensor hooks (a non-leaf's live on grad_fn)
     _post_acc_hooks: Any = None
     _accumulator: Any = None  # weak reference to this leaf's AccumulateGrad
@@ -388,7 +394,7 @@ class Tensor:
     def __iter__(self) -> Iterator[Tensor]:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return iter([self.select(0, i) for i in range(self._data.shape[0])])
+        return iter(self.unbind(0))  # as PyTorch: one UnbindBackward0 for all
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
@@ -617,6 +623,170 @@ class Tensor:
     def matmul(self, other: Tensor) -> Tensor:
         return matmul(self, other)
 
+    # --------------------------------------------- more elementwise functions
+    def rsqrt(self) -> Tensor:
+        return P.Rsqrt.apply(self)
+
+    def log1p(self) -> Tensor:
+        return P.Log1p.apply(self)
+
+    def log2(self) -> Tensor:
+        return P.Log2.apply(self)
+
+    def log10(self) -> Tensor:
+        return P.Log10.apply(self)
+
+    def exp2(self) -> Tensor:
+        return P.Exp2.apply(self)
+
+    def expm1(self) -> Tensor:
+        return P.Expm1.apply(self)
+
+    def erf(self) -> Tensor:
+        return P.Erf.apply(self)
+
+    def clamp(self, min: Any = None, max: Any = None) -> Tensor:
+        cls, args = C.clamp_args(min, max)
+        return cls.apply(self, *args)
+
+    clip = clamp
+
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
+        cls, args = C.clamp_args(min, max)
+        return self._inplace(cls, *args)
+
+    clip_ = clamp_
+
+    def clamp_min(self, min: Any) -> Tensor:
+        cls, args = C.clamp_min_args(min)
+        return cls.apply(self, *args)
+
+    def clamp_max(self, max: Any) -> Tensor:
+        cls, args = C.clamp_max_args(max)
+        return cls.apply(self, *args)
+
+    def clamp_min_(self, min: Any) -> Tensor:
+        cls, args = C.clamp_min_args(min)
+        return self._inplace(cls, *args)
+
+    def clamp_max_(self, max: Any) -> Tensor:
+        cls, args = C.clamp_max_args(max)
+        return self._inplace(cls, *args)
+
+    def maximum(self, other: Tensor) -> Tensor:
+        return C.maximum(self, other)
+
+    def minimum(self, other: Tensor) -> Tensor:
+        return C.minimum(self, other)
+
+    def where(self, condition: Tensor, other: Any) -> Tensor:
+        return C.where(condition, self, other)
+
+    def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
+        return C.masked_fill(self, mask, value)
+
+    def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
+        if isinstance(value, Tensor):
+            return self._inplace(C.MaskedFillTensor, value, (mask,))
+        return self._inplace(C.MaskedFill, (mask,), value)
+
+    def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+        return S.Gather.apply(self, dim, (index,))
+
+    # ------------------------------------------------------ more reductions
+    def _extreme(self, all_cls: type, dim_cls: type, dim: Any, keepdim: bool) -> Any:
+        if isinstance(dim, Tensor):  # max(a, b) is maximum
+            return (C.maximum if all_cls is R.MaxAll else C.minimum)(self, dim)
+        if dim is None:
+            return all_cls.apply(self)
+        values, indices = dim_cls.apply(self, dim, keepdim)
+        result = R.MaxResult if dim_cls is R.MaxDim else R.MinResult
+        return result(values, indices)
+
+    def max(self, dim: Any = None, keepdim: bool = False) -> Any:
+        return self._extreme(R.MaxAll, R.MaxDim, dim, keepdim)
+
+    def min(self, dim: Any = None, keepdim: bool = False) -> Any:
+        return self._extreme(R.MinAll, R.MinDim, dim, keepdim)
+
+    def amax(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+        return R.Amax.apply(self, dim, keepdim)
+
+    def amin(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+        return R.Amin.apply(self, dim, keepdim)
+
+    def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return R.argmax(self, dim, keepdim)
+
+    def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return R.argmax(self, dim, keepdim, np.argmin)
+
+    def _var_args(self, dim: Any, unbiased: Any, correction: Any) -> tuple:
+        if isinstance(dim, bool):  # var(True): the ``unbiased`` overload
+            dim, unbiased = _NO_DIM, dim
+        if dim is not _NO_DIM and unbiased is None and correction is None:
+            unbiased = True  # PyTorch's var(dim, unbiased=True) overload
+        dim = None if dim is _NO_DIM else dim
+        if isinstance(dim, int):
+            dim = (dim,)
+        elif isinstance(dim, list):
+            dim = tuple(dim)
+        if unbiased is not None:
+            correction = int(unbiased)
+        return dim, correction
+
+    def var(
+        self,
+        dim: Any = _NO_DIM,
+        unbiased: Any = None,
+        keepdim: bool = False,
+        *,
+        correction: Any = None,
+    ) -> Tensor:
+        dim, correction = self._var_args(dim, unbiased, correction)
+        return R.Var.apply(self, dim, correction, keepdim)
+
+    def std(
+        self,
+        dim: Any = _NO_DIM,
+        unbiased: Any = None,
+        keepdim: bool = False,
+        *,
+        correction: Any = None,
+    ) -> Tensor:
+        dim, correction = self._var_args(dim, unbiased, correction)
+        return R.Std.apply(self, dim, correction, keepdim)
+
+    def prod(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        if dim is None:
+            return R.Prod.apply(self)
+        return R.ProdDim.apply(self, dim, keepdim)
+
+    def logsumexp(self, dim: Any, keepdim: bool = False) -> Tensor:
+        return R.Logsumexp.apply(self, dim, keepdim)
+
+    def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False) -> Tensor:
+        if p == "fro" or p is None:
+            p = 2
+        if isinstance(dim, int):
+            dim = (dim,)
+        elif isinstance(dim, list):
+            dim = tuple(dim)
+        return R.VectorNorm.apply(self, p, dim, keepdim)
+
+    def cumsum(self, dim: int) -> Tensor:
+        return R.Cumsum.apply(self, dim)
+
+    def outer(self, vec2: Tensor) -> Tensor:
+        for name, t in (("self", self), ("vec2", vec2)):
+            if t._data.ndim != 1:
+                raise RuntimeError(
+                    f"outer: Expected 1-D argument {name}, but got {t._data.ndim}-D"
+                )
+        return self.reshape(self._data.shape[0], 1) * vec2  # what PyTorch records
+
+    ger = outer
+
     # ----------------------------------------------------------- type and copy
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """``to(dtype)``; a device argument ("cpu") is accepted and ignored."""
@@ -681,6 +851,8 @@ class Tensor:
         else:
             out._view_fn = lambda x: cls.view_fn(parent(x), *args)
         out._base, out._vc, out._view_version = base, self._vc, self._vc.value
+        if self._multi_view is not None:  # a view of a split's output is one too
+            out._multi_view = self._multi_view and grad_mode.state.enabled
         return out
 
     def view(self, *shape: Any) -> Tensor:
@@ -701,8 +873,99 @@ class Tensor:
         # Not expressible as a view: PyTorch copies, then reinterprets the copy.
         return S.UnsafeView.apply(self.clone(), shape)
 
-    def flatten(self) -> Tensor:
-        return self.reshape(-1)
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        if self._data.ndim == 0:
+            return self.reshape(1)
+        start, end = R.normalize_dims((start_dim, end_dim), self._data.ndim)
+        if start > end:
+            raise RuntimeError(
+                "flatten() has invalid args: start_dim cannot come after end_dim"
+            )
+        if start == end:
+            return self
+        shape = self._data.shape
+        return self.reshape(shape[:start] + (-1,) + shape[end + 1 :])
+
+    def reshape_as(self, other: Tensor) -> Tensor:
+        return self.reshape(other.shape)
+
+    def narrow(self, dim: int, start: int, length: int) -> Tensor:
+        if self._data.ndim == 0:
+            raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+        (d,) = R.normalize_dims(dim, self._data.ndim)
+        size = self._data.shape[d]
+        start = start + size if start < 0 else start
+        if start + length > size:
+            raise RuntimeError(
+                f"start ({start}) + length ({length}) exceeds dimension size ({size})."
+            )
+        return self._view(S.Narrow, dim, slice(start, start + length))
+
+    def movedim(self, source: Any, destination: Any) -> Tensor:
+        src = [source] if isinstance(source, int) else list(source)
+        dst = [destination] if isinstance(destination, int) else list(destination)
+        if len(src) != len(dst):
+            raise RuntimeError(
+                "movedim: Invalid source or destination dims: source "
+                f"({src} dims) should contain the same number of dims as "
+                f"destination ({dst} dims)"
+            )
+        n = self._data.ndim
+        if n == 0:
+            return self._view(S.Alias)
+        src_n, dst_n = R.normalize_dims(src, n), R.normalize_dims(dst, n)
+        for name, given, dims in (("source", src, src_n), ("destination", dst, dst_n)):
+            if len(set(dims)) != len(dims):
+                raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
+        order = [d for d in range(n) if d not in src_n]
+        for d, s in sorted(zip(dst_n, src_n)):
+            order.insert(d, s)
+        return self.permute(order)
+
+    moveaxis = movedim
+
+    def swapaxes(self, axis0: int, axis1: int) -> Tensor:
+        return self.transpose(axis0, axis1)
+
+    swapdims = swapaxes
+
+    def repeat(self, *sizes: Any) -> Tensor:
+        return S.Repeat.apply(self, tuple(_shape_arg(sizes)))
+
+    def _views(self, cls: type, *args: Any) -> tuple:
+        """A view op with several outputs (split, unbind): one node for all, each
+        output a view of ``self``'s base that refuses in-place changes."""
+        outs = cls.apply(self, *args)
+        base = self if self._base is None else self._base
+        parent = self._view_fn
+        made_in_grad_mode = grad_mode.state.enabled
+        for i, out in enumerate(outs):
+            if parent is None:
+                out._view_fn = lambda x, i=i: cls.view_fn(x, *args)[i]
+            else:
+                out._view_fn = lambda x, i=i: cls.view_fn(parent(x), *args)[i]
+            out._base, out._vc, out._view_version = base, self._vc, self._vc.value
+            out._multi_view = made_in_grad_mode
+        return outs
+
+    def split(self, split_size_or_sections: Any, dim: int = 0) -> tuple:
+        if isinstance(split_size_or_sections, int):
+            return self._views(S.Split, split_size_or_sections, dim)
+        return self._views(S.SplitWithSizes, tuple(split_size_or_sections), dim)
+
+    def chunk(self, chunks: int, dim: int = 0) -> tuple:
+        if chunks <= 0:
+            raise RuntimeError(
+                f"chunk expects `chunks` to be greater than 0, got: {chunks}"
+            )
+        if self._data.ndim == 0:
+            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+        (d,) = R.normalize_dims(dim, self._data.ndim)
+        size = self._data.shape[d]
+        return self.split(-(-size // chunks), dim)
+
+    def unbind(self, dim: int = 0) -> tuple:
+        return self._views(S.Unbind, dim)
 
     def t(self) -> Tensor:
         return self._view(S.T)
@@ -854,6 +1117,8 @@ class Tensor:
         node (or, for a view, make the base's history a ``CopySlices``)."""
         recording = grad_mode.state.enabled
         if recording:
+            if self._multi_view is not None:
+                _check_multi_view(self, args)
             _check_inplace(self)
             if self._base is not None and self._view_version != self._vc.value:
                 self._refresh_view_grad_fn()
@@ -950,6 +1215,42 @@ class Tensor:
 
 
 function.Tensor = Tensor  # see function.py: breaks the import cycle
+
+
+def _check_multi_view(t: Tensor, args: tuple) -> None:
+    """PyTorch refuses in-place changes that need grad to an output of a
+    function returning several views (split, unbind, chunk, iteration)."""
+    base_needs = t._base is not None and t._base.requires_grad
+    if not (
+        t.requires_grad
+        or base_needs
+        or any(getattr(a, "requires_grad", False) for a in args)
+    ):
+        return
+    fn = t.grad_fn
+    if fn is not None and t._multi_view:
+        op = function.forward_op_name(fn)
+        msg = f"Output {t._output_nr} of {op} is a view and is being modified inplace."
+    else:
+        msg = (
+            "A view was created in no_grad mode and is being modified inplace with "
+            "grad mode enabled."
+        )
+    if t._multi_view:
+        msg += (
+            " This view is the output of a function that returns multiple views. "
+            "Such functions do not allow the output views to be modified inplace. "
+            "You should replace the inplace operation by an out-of-place one."
+        )
+    else:
+        msg += (
+            " Given that this use case is ambiguous and error-prone, it is "
+            "forbidden. You can clarify your code by moving both the view and the "
+            "inplace either both inside the no_grad block (if you don't want the "
+            "inplace to be tracked) or both outside (if you want the inplace to be "
+            "tracked)."
+        )
+    raise RuntimeError(msg)
 
 
 def _snapshot_saved_self(node: Node, t: Tensor) -> None:

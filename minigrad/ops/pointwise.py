@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -199,3 +200,209 @@ class Sign(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         return g * 0
+
+
+class Rsqrt(Op):
+    """d a^(-1/2) = -g * result³ / 2"""
+
+    node_name, saved = "RsqrtBackward0", ("result",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = 1 / np.sqrt(_float(a._data))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (y,) = ctx.saved_tensors
+        return g * (y * y * y) * -0.5
+
+
+class Log1p(Op):
+    """d log(1 + a) = g / (1 + a)"""
+
+    node_name, saved = "Log1PBackward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        ctx.save_for_backward(a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log1p(_float(a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        return g / (a + 1)
+
+
+class Log2(Op):
+    """d log2(a) = g / (a * ln 2)"""
+
+    node_name, saved = "Log2Backward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        ctx.save_for_backward(a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log2(_float(a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        return g / (a * 0.6931471805599453)
+
+
+class Log10(Op):
+    """d log10(a) = g / (a * ln 10)"""
+
+    node_name, saved = "Log10Backward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        ctx.save_for_backward(a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log10(_float(a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        return g / (a * 2.3025850929940456)
+
+
+class Exp2(Op):
+    """d 2^a = g * result * ln 2"""
+
+    node_name, saved = "Exp2Backward0", ("result",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        out = np.exp2(_float(a._data))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (y,) = ctx.saved_tensors
+        return g * y * 0.6931471805599453
+
+
+class Expm1(Op):
+    """d (exp(a) - 1) = g * (result + 1)"""
+
+    node_name, saved = "Expm1Backward0", ("result",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        out = np.expm1(_float(a._data))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (y,) = ctx.saved_tensors
+        return g * (y + 1)
+
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def erf_array(x: np.ndarray) -> np.ndarray:
+    """The error function elementwise (numpy has none; ``math.erf`` is exact)."""
+    return np.asarray(_erf(x)).astype(x.dtype, copy=False)
+
+
+class Erf(Op):
+    """d erf(a) = g * 2/√π * exp(-a²)"""
+
+    node_name, saved = "ErfBackward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        ctx.save_for_backward(a)
+        return erf_array(_float(a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        return g * f.exp(-(a * a)) * 1.1283791670955126
+
+
+class LeakyRelu(Op):
+    """d leaky_relu(a) = g where a > 0, else g * negative_slope"""
+
+    node_name, saved = "LeakyReluBackward0", ("self",)
+    saved_attrs = ("negative_slope",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, negative_slope: Any = 0.01) -> Any:
+        ctx.negative_slope = negative_slope
+        ctx.save_for_backward(a)
+        x = a._data
+        return np.where(x > 0, x, x * negative_slope).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (a,) = ctx.saved_tensors
+        return f.where(f.data(a) > 0, g, g * ctx.negative_slope), None
+
+
+_SQRT_2_OVER_PI = 0.7978845608028654
+_GELU_C = 0.044715
+
+
+class Gelu(Op):
+    """d gelu(a) = g * (Φ(a) + a φ(a))   (tanh form: the derivative of
+    a/2 * (1 + tanh(√(2/π) (a + 0.044715 a³))))"""
+
+    node_name, saved, saved_attrs = "GeluBackward0", ("self",), ("approximate",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, approximate: str = "none") -> Any:
+        if approximate not in ("none", "tanh"):
+            raise RuntimeError("approximate argument must be either none or tanh.")
+        ctx.approximate = approximate
+        ctx.save_for_backward(a)
+        x = a._data
+        if approximate == "tanh":
+            inner = _SQRT_2_OVER_PI * (x + _GELU_C * x**3)
+            return (0.5 * x * (1 + np.tanh(inner))).astype(x.dtype, copy=False)
+        return (0.5 * x * (1 + erf_array(x * 0.7071067811865476))).astype(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (x,) = ctx.saved_tensors
+        if ctx.approximate == "tanh":
+            t = f.tanh((x + x * x * x * _GELU_C) * _SQRT_2_OVER_PI)
+            d_inner = (x * x * (3 * _GELU_C) + 1) * _SQRT_2_OVER_PI
+            return g * ((t + 1) * 0.5 + x * 0.5 * (1 - t * t) * d_inner), None
+        cdf = (f.erf(x * 0.7071067811865476) + 1) * 0.5
+        pdf = f.exp(x * x * -0.5) * 0.3989422804014327
+        return g * (cdf + x * pdf), None
+
+
+class Softplus(Op):
+    """d softplus(a) = g * sigmoid(beta * a), or g where beta * a > threshold"""
+
+    node_name, saved = "SoftplusBackward0", ("self",)
+    saved_attrs = ("beta", "threshold")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, beta: Any = 1, threshold: Any = 20) -> Any:
+        ctx.beta, ctx.threshold = beta, threshold
+        ctx.save_for_backward(a)
+        x = a._data
+        bx = x * beta
+        with np.errstate(over="ignore"):
+            soft = np.log1p(np.exp(bx)) / beta
+        return np.where(bx > threshold, x, soft).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (x,) = ctx.saved_tensors
+        beta = ctx.beta
+        linear = f.data(x) * beta > ctx.threshold
+        with np.errstate(over="ignore"):
+            sig = 1 / (f.exp(x * -beta) + 1)
+        return f.where(linear, g, g * sig), None, None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -127,3 +128,517 @@ class MeanDim(Op):
         if not ctx.keepdim:
             g = f.unsqueeze_dims(g, dims, len(shape))
         return f.expand(g / n, shape), None, None, None
+
+
+# ------------------------------------------------------------ helpers of the rest
+def reduce_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """``normalize_dims`` for a reduction, which also refuses a repeated dim."""
+    dims = normalize_dims(dim, ndim)
+    for i, d in enumerate(dims):
+        if d in dims[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return dims
+
+
+def _as_saved(dim: Any) -> Any:
+    """A dim argument as PyTorch's node reports it (negative ints as uint64)."""
+    if isinstance(dim, int):
+        return f.u64(dim)
+    return tuple(f.u64(d) for d in dim)
+
+
+def _restore(g: Any, dims: tuple, ndim: int, keepdim: bool) -> Any:
+    """Put the reduced dims back (size 1) into a gradient or a saved result."""
+    return g if keepdim or not ndim else f.unsqueeze_dims(g, dims, ndim)
+
+
+def _floats(x: np.ndarray, what: str) -> None:
+    if x.dtype.kind != "f":
+        raise RuntimeError(what)
+
+
+# ----------------------------------------------------------------- max and min
+class _ReturnType(tuple):
+    """A ``(values, indices)`` pair with names, printed like PyTorch's
+    ``torch.return_types.max``."""
+
+    _name = ""
+
+    def __new__(cls, values: Any, indices: Any) -> _ReturnType:
+        return super().__new__(cls, (values, indices))
+
+    @property
+    def values(self) -> Any:
+        return self[0]
+
+    @property
+    def indices(self) -> Any:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return (
+            f"minigrad.return_types.{self._name}(\nvalues={self[0]!r},\n"
+            f"indices={self[1]!r})"
+        )
+
+
+def _return_type(name: str) -> type:
+    return type(name, (_ReturnType,), {"_name": name, "__module__": __name__})
+
+
+MaxResult, MinResult = _return_type("max"), _return_type("min")
+
+
+class MaxAll(Op):
+    """d max(a) = g shared evenly by the elements equal to the max"""
+
+    node_name, saved = "MaxBackward1", ("self", "result")
+    np_fn, op = staticmethod(np.max), "max"
+
+    @classmethod
+    def _forward(cls, ctx: Any, a: Any) -> Any:
+        x = a._data
+        if x.size == 0:
+            raise RuntimeError(
+                f"{cls.op}(): Expected reduction dim to be specified for input.numel()"
+                " == 0. Specify the reduction dim with the 'dim' argument."
+            )
+        out = np.asarray(cls.np_fn(x))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        return MaxAll._forward(ctx, a)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        a, result = ctx.saved_tensors
+        x, r = f.data(a), f.data(result)
+        mask = np.isnan(x) if np.isnan(r) else x == r
+        return f.where(mask, g / int(mask.sum()), 0)
+
+
+class MinAll(MaxAll):
+    """d min(a) = g shared evenly by the elements equal to the min"""
+
+    node_name, saved = "MinBackward1", ("self", "result")
+    np_fn, op = staticmethod(np.min), "min"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        return MinAll._forward(ctx, a)
+
+
+def along_key(index: np.ndarray, dim: int) -> tuple:
+    """An advanced-indexing key that picks ``index`` along ``dim`` and keeps the
+    position in every other dim (``gather``'s access pattern)."""
+    key = []
+    for d, n in enumerate(index.shape):
+        if d == dim:
+            key.append(index)
+        else:
+            shape = [1] * index.ndim
+            shape[d] = n
+            key.append(np.arange(n).reshape(shape))
+    return tuple(key)
+
+
+class MaxDim(Op):
+    """d max(a, dim).values = g placed at the indices of the maxima"""
+
+    node_name = "MaxBackward0"
+    saved, saved_attrs = ("indices",), ("dim", "keepdim", "self_sym_sizes")
+    arg_fn, op = staticmethod(np.argmax), "max"
+
+    @classmethod
+    def _forward(cls, ctx: Any, a: Any, dim: int, keepdim: bool) -> tuple:
+        from .._tensor import Tensor
+
+        x = a._data
+        (d,) = normalize_dims(dim, x.ndim)
+        if x.ndim and x.shape[d] == 0:
+            raise IndexError(
+                f"{cls.op}(): Expected reduction dim {d} to have non-zero size."
+            )
+        ctx.dim, ctx.keepdim, ctx.self_sym_sizes = f.u64(dim), keepdim, x.shape
+        ctx.d = d
+        if x.ndim == 0:
+            idx = np.zeros((), np.int64)
+        else:
+            idx = np.expand_dims(cls.arg_fn(x, axis=d), d)
+        values = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
+        if not keepdim and x.ndim:
+            values, idx = values.squeeze(d), idx.squeeze(d)
+        indices = Tensor._make(idx.astype(np.int64), False)
+        ctx.mark_non_differentiable(indices)
+        ctx.save_for_backward(indices)
+        return values, indices
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int, keepdim: bool) -> tuple:
+        return MaxDim._forward(ctx, a, dim, keepdim)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any, _: Any) -> tuple:
+        (indices,) = ctx.saved_tensors
+        shape = ctx.self_sym_sizes
+        if not shape:
+            return g, None, None
+        g = _restore(g, (ctx.d,), len(shape), ctx.keepdim)
+        idx = _restore(f.data(indices), (ctx.d,), len(shape), ctx.keepdim)
+        return f.index_add(g, shape, along_key(idx, ctx.d)), None, None
+
+
+class MinDim(MaxDim):
+    """d min(a, dim).values = g placed at the indices of the minima"""
+
+    node_name = "MinBackward0"
+    saved, saved_attrs = ("indices",), ("dim", "keepdim", "self_sym_sizes")
+    arg_fn, op = staticmethod(np.argmin), "min"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int, keepdim: bool) -> tuple:
+        return MinDim._forward(ctx, a, dim, keepdim)
+
+
+class Amax(Op):
+    """d amax(a, dim) = g shared evenly by the elements equal to their slice's max"""
+
+    node_name, saved = "AmaxBackward0", ("self", "result")
+    saved_attrs = ("dim", "keepdim")
+    np_fn = staticmethod(np.amax)
+
+    @classmethod
+    def _forward(cls, ctx: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+        x = a._data
+        dims = reduce_dims(dim, x.ndim) if x.ndim else ()
+        ctx.dim, ctx.keepdim = (
+            _as_saved((dim,) if isinstance(dim, int) else dim),
+            keepdim,
+        )
+        ctx.dims = dims if dim != () else tuple(range(x.ndim))
+        out = np.asarray(cls.np_fn(x, axis=ctx.dims, keepdims=keepdim))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+        return Amax._forward(ctx, a, dim, keepdim)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, result = ctx.saved_tensors
+        x = f.data(a)
+        r = _restore(f.data(result), ctx.dims, x.ndim, ctx.keepdim)
+        mask = x == r
+        share = mask / mask.sum(axis=ctx.dims, keepdims=True)
+        g = _restore(g, ctx.dims, x.ndim, ctx.keepdim)
+        return g * f.constant(share.astype(x.dtype), g), None, None
+
+
+class Amin(Amax):
+    """d amin(a, dim) = g shared evenly by the elements equal to their slice's min"""
+
+    node_name, saved = "AminBackward0", ("self", "result")
+    saved_attrs = ("dim", "keepdim")
+    np_fn = staticmethod(np.amin)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+        return Amin._forward(ctx, a, dim, keepdim)
+
+
+def argmax(a: Any, dim: Any, keepdim: bool, fn: Any = np.argmax) -> Any:
+    """Indices of the maxima: integers, never part of a graph."""
+    from .._tensor import Tensor
+
+    x = a._data
+    if dim is None:
+        out = fn(x, axis=None, keepdims=keepdim) if x.ndim else np.zeros((), int)
+    else:
+        (d,) = normalize_dims(dim, x.ndim)
+        out = fn(x, axis=d, keepdims=keepdim) if x.ndim else np.zeros((), int)
+    return Tensor._make(np.asarray(out, np.int64), False)
+
+
+# -------------------------------------------------------------------- var, std
+def _dof_warning(op: str) -> None:
+    warnings.warn(
+        f"{op}(): degrees of freedom is <= 0. Correction should be strictly less "
+        "than the reduction factor (input numel divided by output numel).",
+        UserWarning,
+        stacklevel=4,
+    )
+
+
+class Var(Op):
+    """d var(a) = g * 2 (a - mean(a)) / (n - correction)"""
+
+    node_name, saved = "VarBackward0", ("self",)
+    saved_attrs = ("correction", "dim", "keepdim")
+    op = "var"
+
+    @classmethod
+    def _forward(cls, ctx: Any, a: Any, dim: Any, correction: Any, keepdim: bool):
+        x = a._data
+        _floats(x, "std and var only support floating point and complex dtypes")
+        ctx.dim = None if dim is None else _as_saved(dim)
+        ctx.correction, ctx.keepdim = correction, keepdim
+        full = dim is None or dim == () or not x.ndim
+        ctx.dims = tuple(range(x.ndim)) if full else reduce_dims(dim, x.ndim)
+        ctx.full = dim is None or not x.ndim
+        n = int(np.prod([x.shape[d] for d in ctx.dims]))
+        c = 1 if correction is None else correction
+        ctx.dof = n - c
+        if ctx.dof <= 0:
+            _dof_warning(cls.op)
+        # PyTorch's backward counts the elements of ``dim=[]`` as 1 (a quirk)
+        ctx.grad_dof = 1 - c if dim == () and x.ndim else ctx.dof
+        dev = x - x.mean(axis=ctx.dims, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sq = (dev * dev).sum(axis=ctx.dims, keepdims=keepdim)
+            return np.asarray(sq / max(ctx.dof, 0), x.dtype)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: Any, correction: Any, keepdim: bool) -> Any:
+        ctx.save_for_backward(a)
+        return Var._forward(ctx, a, dim, correction, keepdim)
+
+    @staticmethod
+    def _grad(ctx: Any, g: Any, a: Any) -> Any:
+        """PyTorch's ``var_backward``."""
+        ndim = len(f.data(a).shape)
+        if ctx.full and ctx.dof <= 0:  # 2 / 0: NaN where a == mean, else inf
+            x = f.data(a)
+            bad = np.where(x == x.mean(), np.nan, np.inf).astype(x.dtype)
+            return g * f.constant(bad, g)
+        g = _restore(g, ctx.dims, ndim, ctx.keepdim or ctx.full)
+        with np.errstate(divide="ignore"):
+            scale = float(np.float64(2.0) / np.float64(ctx.grad_dof))
+        return g * (a - f.mean_dims(a, ctx.dims, True)) * scale
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (a,) = ctx.saved_tensors
+        return Var._grad(ctx, g, a), None, None, None
+
+
+class Std(Var):
+    """d std(a) = var's gradient for g / (2 * result) (0 where result is 0)"""
+
+    node_name, saved = "StdBackward0", ("self", "result")
+    saved_attrs = ("correction", "dim", "keepdim")
+    op = "std"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: Any, correction: Any, keepdim: bool) -> Any:
+        with np.errstate(invalid="ignore"):
+            out = np.sqrt(Std._forward(ctx, a, dim, correction, keepdim))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, result = ctx.saved_tensors
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g_var = f.where(f.data(result) == 0, 0, g / (result * 2))
+        return Var._grad(ctx, g_var, a), None, None, None
+
+
+# ------------------------------------------------------------------------ prod
+def _prod_grad(g: Any, a: Any, result: Any, dim: int) -> Any:
+    """PyTorch's ``prod_backward``: ``g * result / a`` unless some element is
+    zero; then, along ``dim``, the product of the other elements."""
+    x = f.data(a)
+    if not (x == 0).any():
+        return g * (result / a)
+    return g * f.prod_others(a, dim)
+
+
+def _prod_dtype(x: np.ndarray) -> Any:
+    return None if x.dtype.kind == "f" else np.int64
+
+
+class Prod(Op):
+    """d prod(a) = g * (product of the other elements)"""
+
+    node_name, saved = "ProdBackward0", ("self", "result")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        x = a._data
+        out = np.asarray(x.prod(dtype=_prod_dtype(x)))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        a, result = ctx.saved_tensors
+        shape = tuple(f.data(a).shape)
+        if not shape:
+            return g
+        flat = f.reshape(a, (-1,))
+        return f.reshape(_prod_grad(g, flat, result, 0), shape)
+
+
+class ProdDim(Op):
+    """d prod(a, dim) = g * (product of the other elements along dim)"""
+
+    node_name, saved = "ProdBackward1", ("self", "result")
+    saved_attrs = ("dim", "keepdim")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int, keepdim: bool) -> Any:
+        x = a._data
+        (ctx.d,) = normalize_dims(dim, x.ndim)
+        ctx.dim, ctx.keepdim = f.u64(dim), keepdim
+        out = (
+            x.prod(axis=ctx.d, keepdims=keepdim, dtype=_prod_dtype(x)) if x.ndim else x
+        )
+        out = np.array(out)
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, result = ctx.saved_tensors
+        ndim = len(f.data(a).shape)
+        if not ndim:
+            return g, None, None
+        g = _restore(g, (ctx.d,), ndim, ctx.keepdim)
+        result = _restore(result, (ctx.d,), ndim, ctx.keepdim)
+        return _prod_grad(g, a, result, ctx.d), None, None
+
+
+# ------------------------------------------------------------------- logsumexp
+class Logsumexp(Op):
+    """d logsumexp(a, dim) = g * exp(a - result)"""
+
+    node_name, saved = "LogsumexpBackward0", ("self", "result")
+    saved_attrs = ("dim", "keepdim")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+        x = a._data
+        if x.dtype.kind != "f":
+            x = x.astype(np.float32)
+        ctx.dims = reduce_dims(dim, x.ndim) if x.ndim else ()
+        ctx.dim, ctx.keepdim = (
+            _as_saved((dim,) if isinstance(dim, int) else dim),
+            keepdim,
+        )
+        if x.size:
+            m = np.amax(x, axis=ctx.dims, keepdims=True)
+            m = np.where(np.isinf(m), 0, m)
+        else:
+            m = np.zeros([1 if d in ctx.dims else n for d, n in enumerate(x.shape)])
+        with np.errstate(divide="ignore"):
+            s = np.log(np.exp(x - m).sum(axis=ctx.dims, keepdims=True)) + m
+        out = np.asarray(
+            s
+            if keepdim
+            else s.reshape([n for d, n in enumerate(s.shape) if d not in ctx.dims]),
+            x.dtype,
+        )
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, result = ctx.saved_tensors
+        ndim = len(f.data(a).shape)
+        g = _restore(g, ctx.dims, ndim, ctx.keepdim)
+        result = _restore(result, ctx.dims, ndim, ctx.keepdim)
+        return g * f.exp(a - result), None, None
+
+
+# ------------------------------------------------------------------------ norm
+class VectorNorm(Op):
+    """d ‖a‖_p = g * a / ‖a‖ for p = 2, g * sign(a) for p = 1, shared by the
+    largest |a| for p = inf, g * a |a|^(p-2) / ‖a‖^(p-1) otherwise"""
+
+    node_name, saved = "LinalgVectorNormBackward0", ("self", "result")
+    saved_attrs = ("dim", "keepdim", "ord")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, ord: Any, dim: Any, keepdim: bool) -> Any:
+        x = a._data
+        if x.dtype.kind != "f":
+            legacy = from_numpy_dtype(x.dtype)._legacy.replace("Tensor", "")
+            raise RuntimeError(
+                "linalg.vector_norm: Expected a floating point or complex tensor as "
+                f"input. Got {legacy}"
+            )
+        ctx.ord, ctx.keepdim = ord, keepdim
+        ctx.dim = None if dim is None else _as_saved(dim)
+        full = dim is None or not x.ndim
+        ctx.dims = tuple(range(x.ndim)) if full else reduce_dims(dim, x.ndim)
+        ax = np.abs(x)
+        p = float(ord)
+        kw = {"axis": ctx.dims, "keepdims": keepdim}
+        if p == np.inf:
+            out = ax.max(**kw)
+        elif p == -np.inf:
+            out = ax.min(**kw)
+        elif p == 0:
+            out = (ax != 0).sum(**kw)
+        elif p == 1:
+            out = ax.sum(**kw)
+        elif p == 2:
+            out = np.sqrt((x * x).sum(**kw))
+        else:
+            out = (ax**p).sum(**kw) ** (1 / p)
+        out = np.asarray(out, x.dtype)
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, result = ctx.saved_tensors
+        x = f.data(a)
+        p = float(ctx.ord)
+        nothing = None, None, None, None
+        if p == 0:
+            return (f.zeros(x.shape, g),) + nothing
+        g = _restore(g, ctx.dims, x.ndim, ctx.keepdim)
+        result = _restore(result, ctx.dims, x.ndim, ctx.keepdim)
+        r = f.data(result)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if abs(p) == np.inf:
+                ax = np.abs(x)
+                mask = (ax == r) | np.isnan(ax)
+                share = (mask / mask.sum(axis=ctx.dims, keepdims=True)).astype(x.dtype)
+                grad = f.sign(a) * (g * f.constant(share, g))
+            elif p == 1:
+                grad = f.sign(a) * g
+            elif p == 2:
+                grad = g * f.where(r == 0, 0, a / result)
+            else:
+                scaled = a * f.absolute(a) ** (p - 2) * g / result ** (p - 1)
+                grad = f.where(r == 0, 0, scaled)
+        return (grad,) + nothing
+
+
+# ---------------------------------------------------------------------- cumsum
+class Cumsum(Op):
+    """d cumsum(a, dim) = g summed from each position to the end of dim"""
+
+    node_name, saved_attrs = "CumsumBackward0", ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int) -> Any:
+        x = a._data
+        (ctx.d,) = normalize_dims(dim, x.ndim)
+        ctx.dim = f.u64(dim)
+        if not x.ndim:
+            return x.astype(_sum_dtype(x, None) or x.dtype)
+        return np.cumsum(x, axis=ctx.d, dtype=_sum_dtype(x, None))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        shape = tuple(g.shape)
+        if not shape or shape[ctx.d] == 1:
+            return g, None
+        d = ctx.d
+        return g - f.cumsum(g, d) + f.sum_dims(g, (d,), True), None

@@ -8,8 +8,10 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
+from .._dtype import result_type
 from ..function import BackwardCFunction, Node
 from ._common import Op
+from .reduction import along_key, normalize_dims
 
 
 def view_shape(shape: Any, numel: int) -> tuple[int, ...]:
@@ -392,6 +394,271 @@ class IndexPut(Op):
             ga = g * (mask if isinstance(g, np.ndarray) else type(g)._make(mask, False))
         gv = g[ctx.key]
         return ga, f.sum_to(gv, ctx.vshape), None, None
+
+
+class Narrow(Slice):
+    """d a.narrow(d, start, length) = g placed in that slice of zeros like a (a
+    slice that keeps ``dim`` as given)"""
+
+    node_name = "SliceBackward0"
+    saved_attrs = ("dim", "start", "end", "step", "self_sym_sizes")
+
+    @staticmethod
+    def view_fn(x: np.ndarray, dim: int, s: slice) -> np.ndarray:
+        return Slice.view_fn(x, dim % x.ndim, s)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int, s: slice) -> Any:
+        out = Slice.forward(ctx, a, dim % a._data.ndim, s)
+        ctx.dim = f.u64(dim)
+        return out
+
+
+class Gather(Op):
+    """d a.gather(d, index) = g added into zeros like a at the gathered places"""
+
+    node_name, saved = "GatherBackward0", ("self", "index")
+    saved_attrs = ("dim", "sparse_grad")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int, consts: tuple) -> Any:
+        (index,) = consts
+        x, idx = a._data, index._data
+        (d,) = normalize_dims(dim, x.ndim)
+        if idx.dtype not in (np.int64, np.int32):
+            raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+        if max(idx.ndim, 1) != max(x.ndim, 1):
+            raise RuntimeError(
+                "Index tensor must have the same number of dimensions as input tensor"
+            )
+        xs, ids = x.reshape(x.shape or (1,)), idx.reshape(idx.shape or (1,))
+        for i, (n, m) in enumerate(zip(xs.shape, ids.shape)):
+            if i != d and m > n:
+                raise RuntimeError(
+                    f"Size does not match at dimension {i} expected index "
+                    f"{list(idx.shape)} to be no larger than self {list(x.shape)} "
+                    f"apart from dimension {d}"
+                )
+        bad = (ids < 0) | (ids >= xs.shape[d])
+        if bad.any():
+            raise RuntimeError(
+                f"index {int(ids[bad][0])} is out of bounds for dimension {d} with "
+                f"size {xs.shape[d]}"
+            )
+        ctx.dim, ctx.sparse_grad, ctx.d = f.u64(dim), False, d
+        ctx.save_for_backward(a, index)
+        return xs[along_key(ids, d)].reshape(idx.shape)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, index = ctx.saved_tensors
+        shape, idx = tuple(f.data(a).shape), f.data(index)
+        if not shape:
+            return f.reshape(g, ()), None, None
+        return f.index_add(g, shape, along_key(idx, ctx.d)), None, None
+
+
+# ------------------------------------------------------------------ join, repeat
+class Cat(Op):
+    """d cat(tensors, dim) = g cut back into the pieces along dim"""
+
+    node_name, saved_attrs = "CatBackward0", ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, *args: Any) -> Any:
+        *tensors, dim = args
+        xs = [t._data for t in tensors]
+        for i, x in enumerate(xs):
+            if x.ndim == 0:
+                raise RuntimeError(
+                    f"zero-dimensional tensor (at position {i}) cannot be concatenated"
+                )
+        (d,) = normalize_dims(dim, xs[0].ndim)
+        first = xs[0].shape
+        for i, x in enumerate(xs[1:], 1):
+            if x.ndim != len(first):
+                raise RuntimeError(
+                    "Tensors must have same number of dimensions: got "
+                    f"{len(first)} and {x.ndim}"
+                )
+            for j, (n, m) in enumerate(zip(first, x.shape)):
+                if j != d and n != m:
+                    raise RuntimeError(
+                        f"Sizes of tensors must match except in dimension {d}. "
+                        f"Expected size {n} but got size {m} for tensor number {i} "
+                        "in the list."
+                    )
+        ctx.dim, ctx.d, ctx.sizes = f.u64(dim), d, [x.shape[d] for x in xs]
+        out = np.concatenate(xs, axis=d)
+        want = result_type(*tensors).np
+        return out if out.dtype == want else out.astype(want)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        lead, grads, start = (slice(None),) * ctx.d, [], 0
+        for n in ctx.sizes:
+            grads.append(g[lead + (slice(start, start + n),)])
+            start += n
+        return (*grads, None)
+
+
+class Stack(Op):
+    """d stack(tensors, dim) = g taken apart along dim"""
+
+    node_name, saved_attrs = "StackBackward0", ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, *args: Any) -> Any:
+        *tensors, dim = args
+        xs = [t._data for t in tensors]
+        (d,) = normalize_dims(dim, xs[0].ndim + 1)
+        for i, x in enumerate(xs[1:], 1):
+            if x.shape != xs[0].shape:
+                raise RuntimeError(
+                    "stack expects each tensor to be equal size, but got "
+                    f"{list(xs[0].shape)} at entry 0 and {list(x.shape)} at entry {i}"
+                )
+        ctx.dim, ctx.d, ctx.n = f.u64(dim), d, len(xs)
+        out = np.stack(xs, axis=d)
+        want = result_type(*tensors).np
+        return out if out.dtype == want else out.astype(want)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        lead = (slice(None),) * ctx.d
+        return (*[g[lead + (i,)] for i in range(ctx.n)], None)
+
+
+def cat(tensors: Any, dim: int = 0) -> Any:
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError("minigrad.cat(): expected a non-empty list of Tensors")
+    return Cat.apply(*tensors, dim)
+
+
+def stack(tensors: Any, dim: int = 0) -> Any:
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    return Stack.apply(*tensors, dim)
+
+
+class Repeat(Op):
+    """d a.repeat(r) = g folded into (r_i, size_i) blocks and summed over the r_i"""
+
+    node_name, saved_attrs = "RepeatBackward0", ("repeats", "self_sym_sizes")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, repeats: tuple) -> Any:
+        x = a._data
+        if len(repeats) < x.ndim:
+            raise RuntimeError(
+                "Number of dimensions of repeat dims can not be smaller than number "
+                "of dimensions of tensor"
+            )
+        ctx.repeats, ctx.self_sym_sizes = repeats, x.shape
+        return np.tile(x, repeats) if repeats else x.copy()
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        reps, shape = ctx.repeats, ctx.self_sym_sizes
+        padded = (1,) * (len(reps) - len(shape)) + tuple(shape)
+        blocks = tuple(n for pair in zip(reps, padded) for n in pair)
+        if not blocks:
+            return g, None
+        summed = f.sum_dims(f.reshape(g, blocks), tuple(range(0, len(blocks), 2)))
+        return f.reshape(summed, shape), None
+
+
+# ------------------------------------------------------- several views at once
+class Split(Op):
+    """d a.split(size, dim) = the pieces' gradients joined along dim (zeros for
+    pieces that got none)"""
+
+    node_name = "SplitBackward0"
+    saved_attrs = ("dim", "self_sym_sizes", "split_size")
+
+    @staticmethod
+    def sizes(n: int, split_size: int) -> list[int]:
+        if split_size == 0:
+            return [0] if n == 0 else []
+        return [min(split_size, n - s) for s in range(0, n, split_size)] or [0]
+
+    @staticmethod
+    def view_fn(x: np.ndarray, split: Any, dim: int) -> tuple:
+        d = dim % x.ndim
+        sizes = Split.sizes(x.shape[d], split) if isinstance(split, int) else split
+        lead, start, out = (slice(None),) * d, 0, []
+        for n in sizes:
+            out.append(x[lead + (slice(start, start + n),)])
+            start += n
+        return tuple(out)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, split_size: int, dim: int) -> tuple:
+        x = a._data
+        if x.ndim == 0:
+            raise RuntimeError("split expects at least a 1-dimensional tensor")
+        (ctx.d,) = normalize_dims(dim, x.ndim)
+        n = x.shape[ctx.d]
+        if split_size == 0 and n != 0:
+            raise RuntimeError(
+                "split_size can only be 0 if dimension size is 0, but got dimension "
+                f"size of {n}"
+            )
+        ctx.dim, ctx.split_size, ctx.self_sym_sizes = f.u64(dim), split_size, x.shape
+        return Split.view_fn(x, split_size, dim)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> tuple:
+        return f.cat(list(grads), ctx.d), None, None
+
+
+class SplitWithSizes(Split):
+    """d a.split([n0, n1, ...], dim) = the pieces' gradients joined along dim"""
+
+    node_name = "SplitWithSizesBackward0"
+    saved_attrs = ("dim", "self_sym_sizes", "split_sizes")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, split_sizes: tuple, dim: int) -> tuple:
+        x = a._data
+        if x.ndim == 0:
+            raise RuntimeError("split expects at least a 1-dimensional tensor")
+        (ctx.d,) = normalize_dims(dim, x.ndim)
+        n = x.shape[ctx.d]
+        if sum(split_sizes) != n:
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {n} (input "
+                f"tensor's size at dimension {ctx.d}), but got split_sizes="
+                f"{list(split_sizes)}"
+            )
+        ctx.dim, ctx.split_sizes, ctx.self_sym_sizes = f.u64(dim), split_sizes, x.shape
+        return Split.view_fn(x, split_sizes, dim)
+
+
+class Unbind(Op):
+    """d a.unbind(dim) = the pieces' gradients stacked along dim"""
+
+    node_name, saved_attrs = "UnbindBackward0", ("dim",)
+
+    @staticmethod
+    def view_fn(x: np.ndarray, dim: int) -> tuple:
+        lead = (slice(None),) * (dim % x.ndim)
+        return tuple(x[lead + (i, Ellipsis)] for i in range(x.shape[dim]))
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int) -> tuple:
+        x = a._data
+        if x.ndim == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        (ctx.d,) = normalize_dims(dim, x.ndim)
+        ctx.dim = f.u64(dim)
+        return Unbind.view_fn(x, dim)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> tuple:
+        return f.stack(list(grads), ctx.d), None
 
 
 # ---------------------------------------------------------------- in-place writes

@@ -1,0 +1,390 @@
+"""Elementwise choices: ``where``, ``masked_fill``, ``maximum``/``minimum`` and
+``clamp``. Each output element comes from one of the inputs (or a constant), so
+the gradient goes back to whichever input was chosen; the masks that say which
+one are constants of the backward formula.
+
+Tensors that steer the choice but get no gradient (a condition, a mask) are
+passed inside a tuple, so that they get no edge in ``next_functions``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _formula as f
+from .._dtype import from_numpy_dtype, result_type
+from ._common import BinaryOp, Op, binary_out, broadcast_shape
+
+# the C++ type names PyTorch prints for a mask of the wrong dtype
+_CPP_NAMES = {
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+}
+
+
+def _tensor(x: Any) -> Any:
+    from .._tensor import _as_tensor
+
+    return _as_tensor(x)
+
+
+# ------------------------------------------------------------------------ where
+class Where(Op):
+    """d where(c, a, b) = (g where c else 0, 0 where c else g)"""
+
+    node_name, saved = "WhereBackward0", ("condition",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any, consts: tuple) -> Any:
+        (cond,) = consts
+        c = cond._data
+        if c.dtype != np.bool_:
+            legacy = from_numpy_dtype(c.dtype)._legacy.replace("Tensor", "")
+            raise RuntimeError(
+                "where expected condition to be a boolean tensor, but got a tensor "
+                f"with dtype {legacy}"
+            )
+        broadcast_shape(broadcast_shape(c.shape, a._data.shape), b._data.shape)
+        ctx.save_for_backward(cond)
+        return binary_out(np.where(c, a._data, b._data), a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (c,) = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad[:2]
+        ga = f.where(c, g, 0) if need_a else None
+        gb = f.where(c, 0, g) if need_b else None
+        return ga, gb, None
+
+
+def where(condition: Any, input: Any, other: Any) -> Any:
+    """``input`` where ``condition`` holds, else ``other`` (numbers allowed)."""
+    return Where.apply(_tensor(input), _tensor(other), (condition,))
+
+
+# ------------------------------------------------------------------ masked_fill
+def _check_mask(mask: Any) -> np.ndarray:
+    m = mask._data
+    if m.dtype != np.bool_:
+        raise RuntimeError(
+            "masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{_CPP_NAMES.get(m.dtype.name, m.dtype.name)}"
+        )
+    return m
+
+
+class MaskedFill(Op):
+    """d masked_fill(a, mask, value) = g where not mask, else 0"""
+
+    node_name, saved = "MaskedFillBackward0", ("mask",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, consts: tuple, value: Any) -> Any:
+        (mask,) = consts
+        m = _check_mask(mask)
+        x = a._data
+        broadcast_shape(m.shape, x.shape)
+        ctx.save_for_backward(mask)
+        return np.where(m, np.asarray(value).astype(x.dtype), x)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (mask,) = ctx.saved_tensors
+        return f.where(mask, 0, g), None, None
+
+
+class MaskedFillTensor(Op):
+    """d masked_fill(a, mask, v) = (g where not mask, sum of g where mask)
+    (``v`` a 0-d tensor)"""
+
+    node_name, saved = "MaskedFillBackward1", ("mask",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, v: Any, consts: tuple) -> Any:
+        (mask,) = consts
+        m = _check_mask(mask)
+        if v._data.ndim:
+            raise RuntimeError(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got "
+                f"tensor with {v._data.ndim} dimension(s)."
+            )
+        x = a._data
+        broadcast_shape(m.shape, x.shape)
+        ctx.save_for_backward(mask)
+        return np.where(m, v._data.astype(x.dtype), x)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (mask,) = ctx.saved_tensors
+        need_a, need_v = ctx.needs_input_grad[:2]
+        ga = f.where(mask, 0, g) if need_a else None
+        gv = f.where(mask, g, 0).sum() if need_v else None
+        return ga, gv, None
+
+
+def masked_fill(a: Any, mask: Any, value: Any) -> Any:
+    if hasattr(value, "_data"):
+        return MaskedFillTensor.apply(a, value, (mask,))
+    return MaskedFill.apply(a, (mask,), value)
+
+
+# ------------------------------------------------------------- maximum, minimum
+def _share(x: np.ndarray, y: np.ndarray, loses: np.ndarray, dtype: Any) -> Any:
+    """How much of the gradient an input gets: 1 where it was chosen, 1/2 on a
+    tie, 0 where the other one was (PyTorch: ``where(x == y, g / 2, g)`` then
+    zeroed where it lost; NaNs pass the whole gradient to both)."""
+    return (1 - loses - 0.5 * (x == y)).astype(dtype)
+
+
+class Maximum(BinaryOp):
+    """d maximum(a, b) = (g where a > b, g where b > a), halved on ties"""
+
+    node_name, saved = "MaximumBackward0", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a, b)
+        return binary_out(np.maximum(a._data, b._data), a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        x, y = f.data(a), f.data(b)
+        need_a, need_b = ctx.needs_input_grad
+        dt = f.data(g).dtype
+        ga = g * f.constant(_share(x, y, x < y, dt), g) if need_a else None
+        gb = g * f.constant(_share(x, y, x > y, dt), g) if need_b else None
+        return ga, gb
+
+
+class Minimum(BinaryOp):
+    """d minimum(a, b) = (g where a < b, g where b < a), halved on ties"""
+
+    node_name, saved = "MinimumBackward0", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a, b)
+        return binary_out(np.minimum(a._data, b._data), a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        x, y = f.data(a), f.data(b)
+        need_a, need_b = ctx.needs_input_grad
+        dt = f.data(g).dtype
+        ga = g * f.constant(_share(x, y, x > y, dt), g) if need_a else None
+        gb = g * f.constant(_share(x, y, x < y, dt), g) if need_b else None
+        return ga, gb
+
+
+def _check_other(name: str, other: Any) -> None:
+    if not hasattr(other, "_data"):
+        raise TypeError(
+            f"{name}(): argument 'other' (position 2) must be Tensor, not "
+            f"{type(other).__name__}"
+        )
+
+
+def maximum(a: Any, b: Any) -> Any:
+    _check_other("maximum", b)
+    return Maximum.apply(a, b)
+
+
+def minimum(a: Any, b: Any) -> Any:
+    _check_other("minimum", b)
+    return Minimum.apply(a, b)
+
+
+# ------------------------------------------------------------------------ clamp
+def _clamp_array(x: np.ndarray, lo: Any, hi: Any, dtype: Any) -> np.ndarray:
+    out = x
+    if lo is not None:
+        out = np.maximum(out, lo)
+    if hi is not None:
+        out = np.minimum(out, hi)  # min > max gives max everywhere, as in PyTorch
+    return np.asarray(out).astype(dtype, copy=False)
+
+
+def _inside(x: np.ndarray, lo: Any, hi: Any) -> np.ndarray:
+    """Where clamp lets ``x`` through (the bounds themselves included)."""
+    if lo is None:
+        return x <= hi
+    if hi is None:
+        return x >= lo
+    return (x >= lo) & (x <= hi)
+
+
+class Clamp(Op):
+    """d clamp(a, min, max) = g where min <= a <= max, else 0"""
+
+    node_name, saved, saved_attrs = "ClampBackward1", ("self",), ("min", "max")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, lo: Any, hi: Any) -> Any:
+        ctx.min, ctx.max = lo, hi
+        ctx.save_for_backward(a)
+        want = result_type(*(v for v in (a, lo, hi) if v is not None)).np
+        return _clamp_array(a._data, lo, hi, want)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (a,) = ctx.saved_tensors
+        return f.where(_inside(f.data(a), ctx.min, ctx.max), g, 0), None, None
+
+
+class ClampMin(Op):
+    """d clamp_min(a, min) = g where a >= min, else 0"""
+
+    node_name, saved, saved_attrs = "ClampMinBackward0", ("self",), ("min",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, lo: Any) -> Any:
+        ctx.min = lo
+        ctx.save_for_backward(a)
+        return _clamp_array(a._data, lo, None, result_type(a, lo).np)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (a,) = ctx.saved_tensors
+        return f.where(f.data(a) >= ctx.min, g, 0), None
+
+
+class ClampMax(Op):
+    """d clamp_max(a, max) = g where a <= max, else 0"""
+
+    node_name, saved, saved_attrs = "ClampMaxBackward0", ("self",), ("max",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, hi: Any) -> Any:
+        ctx.max = hi
+        ctx.save_for_backward(a)
+        return _clamp_array(a._data, None, hi, result_type(a, hi).np)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (a,) = ctx.saved_tensors
+        return f.where(f.data(a) <= ctx.max, g, 0), None
+
+
+class ClampTensor(Op):
+    """d clamp(a, min, max) with tensor bounds = (g where a was kept, g where the
+    min was taken, g where the max was taken)"""
+
+    node_name, saved = "ClampBackward0", ("self", "min", "max")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, lo: Any, hi: Any) -> Any:
+        lo = None if lo is _absent() else lo
+        hi = None if hi is _absent() else hi
+        ctx.save_for_backward(a, lo, hi)
+        bounds = [v for v in (lo, hi) if v is not None]
+        for v in bounds:
+            broadcast_shape(a._data.shape, v._data.shape)
+        want = result_type(a, *bounds).np
+        return _clamp_array(
+            a._data,
+            None if lo is None else lo._data,
+            None if hi is None else hi._data,
+            want,
+        )
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, lo, hi = ctx.saved_tensors
+        x = f.data(a)
+        lo = None if lo is None else f.data(lo)
+        hi = None if hi is None else f.data(hi)
+        need_a, need_lo, need_hi = ctx.needs_input_grad
+        ga = f.where(_inside(x, lo, hi), g, 0) if need_a else None
+        glo = ghi = None
+        if need_lo:
+            took_lo = x < lo if hi is None else (x < lo) & (lo < hi)
+            glo = f.where(took_lo, g, 0)
+        if need_hi:
+            took_hi = x > hi if lo is None else (x > hi) | (hi < lo)
+            ghi = f.where(took_hi, g, 0)
+        return ga, glo, ghi
+
+
+class ClampMinTensor(Op):
+    """d clamp_min(a, min) = (g where a >= min, g where a < min)"""
+
+    node_name, saved = "ClampMinBackward1", ("self", "min")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, lo: Any) -> Any:
+        ctx.save_for_backward(a, lo)
+        return binary_out(np.maximum(a._data, lo._data), a, lo)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, lo = ctx.saved_tensors
+        keep = f.data(a) >= f.data(lo)
+        need_a, need_lo = ctx.needs_input_grad
+        return (
+            f.where(keep, g, 0) if need_a else None,
+            f.where(keep, 0, g) if need_lo else None,
+        )
+
+
+class ClampMaxTensor(Op):
+    """d clamp_max(a, max) = (g where a <= max, g where a > max)"""
+
+    node_name, saved = "ClampMaxBackward1", ("self", "max")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, hi: Any) -> Any:
+        ctx.save_for_backward(a, hi)
+        return binary_out(np.minimum(a._data, hi._data), a, hi)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, hi = ctx.saved_tensors
+        keep = f.data(a) <= f.data(hi)
+        need_a, need_hi = ctx.needs_input_grad
+        return (
+            f.where(keep, g, 0) if need_a else None,
+            f.where(keep, 0, g) if need_hi else None,
+        )
+
+
+_ABSENT: list = []
+
+
+def _absent() -> Any:
+    """The placeholder for a missing tensor bound: it takes an input slot, so
+    ``next_functions`` has PyTorch's ``(None, 0)`` there."""
+    if not _ABSENT:
+        from .._tensor import Tensor
+
+        _ABSENT.append(Tensor._make(np.zeros(()), False))
+    return _ABSENT[0]
+
+
+def clamp_args(lo: Any, hi: Any) -> tuple[type, tuple]:
+    """The op and arguments of ``clamp(min, max)``: number bounds or tensors."""
+    if lo is None and hi is None:
+        raise RuntimeError(
+            "minigrad.clamp: At least one of 'min' or 'max' must not be None"
+        )
+    if hasattr(lo, "_data") or hasattr(hi, "_data"):
+        lo = _absent() if lo is None else _tensor(lo)
+        hi = _absent() if hi is None else _tensor(hi)
+        return ClampTensor, (lo, hi)
+    return Clamp, (lo, hi)
+
+
+def clamp_min_args(lo: Any) -> tuple[type, tuple]:
+    return (ClampMinTensor if hasattr(lo, "_data") else ClampMin), (lo,)
+
+
+def clamp_max_args(hi: Any) -> tuple[type, tuple]:
+    return (ClampMaxTensor if hasattr(hi, "_data") else ClampMax), (hi,)
