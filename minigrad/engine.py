@@ -168,7 +168,12 @@ def accumulate_into(var: Any, g: Any, create_graph: bool) -> None:
             old._data += g._data
             old._vc.value += 1
     elif old is None:
-        var._grad = Tensor._make(np.array(g, dtype=var._data.dtype, copy=True), False)
+        # a fresh buffer laid out like the leaf (as PyTorch's AccumulateGrad
+        # does): never shared with another gradient, and row-major for a
+        # row-major leaf even when the formula produced a transposed view
+        order = "C" if var._data.flags.c_contiguous else "K"
+        grad = np.array(g, dtype=var._data.dtype, copy=True, order=order)
+        var._grad = Tensor._make(grad, False)
     elif old.requires_grad:
         var._grad = old + Tensor._make(g, False)
     else:

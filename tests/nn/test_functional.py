@@ -409,12 +409,6 @@ def test_linear_weight_grad_is_row_major() -> None:
     assert w.grad.view(-1).shape == (20,)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine.accumulate_into keeps the incoming gradient's layout; PyTorch's "
-    "AccumulateGrad gives .grad the parameter's strides (x @ W.t() without bias "
-    "goes through MmBackward0, whose gradient for W.t() is column-major)",
-)
 def test_linear_without_bias_weight_grad_is_row_major() -> None:
     w = minigrad.tensor(randn(5, 4), requires_grad=True)
     F(minigrad).linear(minigrad.tensor(randn(3, 4)), w).sum().backward()
