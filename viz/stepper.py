@@ -19,6 +19,7 @@ import itertools
 import sys
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .drawing import Drawing, Options
@@ -308,6 +309,22 @@ class BackwardStepper:
         if frame is not None and frame.node_id == fid:
             title = f"Step {frame.index + 1}: {info.name}"
         return {"title": title, "rows": rows}
+
+    # -------------------------------------------------------------- export
+    def save(self, path: str | Path, fmt: str | None = None, **options: Any) -> Path:
+        """Export every step: ``"steps.html"`` (one self-contained page that
+        steps with no kernel and no network), ``"steps.pdf"`` (one page per
+        step, for slides), ``"steps.gif"`` (needs Pillow), or a folder with
+        ``fmt="png"`` / ``"svg"`` (``frame_000.png``...: before, then each step).
+
+        If the pass is not over, the rest of backward runs first (so ``.grad``
+        is final afterwards); the frame on display does not change. Options:
+        ``theme``, ``size``, ``dpi``, ``view``, ``legend``, ``frame_ms`` (see
+        `viz.export.save`).
+        """
+        from .export import save
+
+        return save(self, path, fmt, **options)
 
     # ------------------------------------------------------------- display
     def widget(self) -> Any:

@@ -1,0 +1,268 @@
+"""Stepper exports: one offline HTML page, a multi-page PDF, numbered frames, GIF.
+
+Files are checked by their bytes (magic numbers, page count, ids, positions);
+the HTML page is also opened in headless Chromium on ``file://`` with every
+other request aborted and stepped with a click and the arrow keys.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import minigrad
+from viz import export, render
+from viz.stepper import BackwardStepper
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
+import headless  # noqa: E402
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(autouse=True)
+def _engine() -> None:
+    if render._pure_binary() is None and render.shutil.which("dot") is None:
+        pytest.skip("no Graphviz engine (pip install graphviz-pure)")
+
+
+def seed_stepper(**options: Any) -> BackwardStepper:
+    inp = minigrad.ones(2, 2)
+    w1, w2, w3 = (minigrad.tensor(v, requires_grad=True) for v in (2.0, 3.0, 4.0))
+    l1 = inp * w1
+    loss = ((l1 + w2) * (l1 * w3)).mean()
+    return BackwardStepper(
+        loss, params={"w1": w1, "w2": w2, "w3": w3}, id_prefix="ex-", **options
+    )
+
+
+def pdf_page_count(data: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page\b(?!s)", data))
+
+
+def node_positions(svg: str) -> dict[str, tuple[str, str]]:
+    """id -> (x, y) of the first text of every node: where the layout put it."""
+    root = ET.fromstring(svg)
+    out = {}
+    for g in root.iter(f"{SVG_NS}g"):
+        if "node" in g.get("class", "").split():
+            text = g.find(f"{SVG_NS}text")
+            out[g.get("id")] = (text.get("x"), text.get("y"))
+    return out
+
+
+def element(svg: str, element_id: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    found = [e for e in root.iter() if e.get("id") == element_id]
+    assert found, f"{element_id} not in the SVG"
+    return found[0]
+
+
+def strokes(g: ET.Element) -> set[str]:
+    return {e.get("stroke") for e in g if e.get("stroke")}
+
+
+# ------------------------------------------------------------------- HTML
+def test_html_is_one_self_contained_page(tmp_path: Path) -> None:
+    stepper = seed_stepper()
+    path = stepper.save(tmp_path / "steps.html")
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    assert text.count("<svg") == 1  # the drawing once, not once per step
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
+    assert "<link" not in text and "<script src" not in text
+    assert "Content-Security-Policy" in text and "default-src 'none'" in text
+    # the widget's stylesheet, inlined from the package (one copy of the look)
+    assert export.CSS_PATH.read_text(encoding="utf-8") in text
+    data = json.loads(
+        re.search(r'id="mg-data">(.*?)</script>', text, re.S)
+        .group(1)
+        .replace("<\\/", "</")
+    )
+    assert data["prefix"] == "ex-"
+    assert len(data["frames"]) == len(stepper.frames) + 1  # "before" + each step
+    assert data["frames"][0]["highlight"] == {}
+    for k, frame in enumerate(stepper.frames, start=1):
+        assert data["frames"][k]["highlight"] == frame.highlight()
+        assert data["frames"][k]["title"].startswith(f"Step {k}: {frame.name}")
+    # every id a frame highlights exists in the inlined drawing
+    svg = text[text.index("<svg") : text.index("</svg>") + len("</svg>")]
+    ids = {e.get("id") for e in ET.fromstring(svg).iter() if e.get("id")}
+    for frame in data["frames"]:
+        for role_ids in frame["highlight"].values():
+            assert {f"ex-{i}" for i in role_ids} <= ids
+
+
+def test_export_runs_the_rest_and_keeps_the_display(tmp_path: Path) -> None:
+    stepper = seed_stepper()
+    stepper.goto(2)
+    stepper.save(tmp_path / "steps.html")
+    assert stepper.done and stepper.step == 8 and stepper.position == 2
+
+
+def test_html_escapes_script_endings_in_values(tmp_path: Path) -> None:
+    a = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    stepper = BackwardStepper((a * 2).sum(), params={"</script><b>": a})
+    text = stepper.save(tmp_path / "x.html").read_text(encoding="utf-8")
+    assert text.count("</script>") == 2  # the data block's and the code's
+
+
+# ---------------------------------------------------------------- PDF etc.
+def test_pdf_has_a_page_per_frame_plus_before(tmp_path: Path) -> None:
+    stepper = seed_stepper()
+    data = stepper.save(tmp_path / "steps.pdf", size="slide").read_bytes()
+    assert data.startswith(b"%PDF-")
+    assert pdf_page_count(data) == len(stepper.frames) + 1 == 9
+
+
+def test_svg_frames_keep_ids_and_layout_and_bake_the_highlight(
+    tmp_path: Path,
+) -> None:
+    stepper = seed_stepper()
+    folder = stepper.save(tmp_path / "frames", fmt="svg")
+    files = sorted(folder.glob("*.svg"))
+    assert [f.name for f in files] == [f"frame_{k:03d}.svg" for k in range(9)]
+    svgs = [f.read_text(encoding="utf-8") for f in files]
+    first = node_positions(svgs[0])
+    assert "ex-f0" in first and "ex-t0" in first
+    for svg in svgs[1:]:
+        assert node_positions(svg) == first  # nothing moves between frames
+    styles = export.role_styles()
+    running = styles["running"]["color"]
+    for k, frame in enumerate(stepper.frames, start=1):
+        node = element(svgs[k], f"ex-{frame.node_id}")
+        assert running in strokes(node), f"frame {k}: {frame.name} not highlighted"
+        assert running not in strokes(element(svgs[k - 1], f"ex-{frame.node_id}"))
+        for edge in frame.flow:
+            assert styles["flow"]["color"] in strokes(element(svgs[k], f"ex-{edge}"))
+        for leaf in frame.written:
+            assert styles["written"]["color"] in strokes(element(svgs[k], f"ex-{leaf}"))
+
+
+def test_png_frames_and_gif(tmp_path: Path) -> None:
+    stepper = seed_stepper()
+    folder = stepper.save(tmp_path / "png", fmt="png", dpi=40)
+    files = sorted(folder.glob("frame_*.png"))
+    assert len(files) == 9
+    sizes = set()
+    for f in files:
+        data = f.read_bytes()
+        assert data.startswith(b"\x89PNG\r\n\x1a\n")
+        sizes.add(struct.unpack(">II", data[16:24]))
+    assert len(sizes) == 1  # one layout, one size
+    pytest.importorskip("PIL")
+    from PIL import Image
+
+    gif = stepper.save(tmp_path / "steps.gif", dpi=40, frame_ms=500)
+    assert gif.read_bytes()[:6] == b"GIF89a"
+    with Image.open(gif) as image:
+        assert image.n_frames == 9 and image.info["duration"] == 500
+
+
+def test_gif_without_pillow_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "PIL", None)  # import PIL -> ImportError
+    stepper = seed_stepper()
+    with pytest.raises(ImportError, match="pip install pillow"):
+        stepper.save(tmp_path / "steps.gif")
+    assert stepper.step == 0  # failed before running anything
+
+
+def test_error_frame_is_exported(tmp_path: Path) -> None:
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x.sigmoid()
+    z = (y * y).sum()
+    y.mul_(2)
+    stepper = BackwardStepper(z, id_prefix="er-")
+    folder = stepper.save(tmp_path / "f", fmt="svg")
+    last = sorted(folder.glob("*.svg"))[-1].read_text(encoding="utf-8")
+    bad = stepper.frames[-1]
+    assert bad.error
+    error_color = export.role_styles()["error"]["color"]
+    assert error_color in strokes(element(last, f"er-{bad.node_id}"))
+    text = stepper.save(tmp_path / "e.html").read_text(encoding="utf-8")
+    assert "modified by an inplace operation" in text
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "message"),
+    [
+        ("steps.docx", None, "use .html, .pdf or .gif"),
+        ("steps.png", None, "fmt='png'"),
+        ("frames", None, "looks like a folder"),
+        ("out", "jpeg", "fmt must be one of"),
+    ],
+)
+def test_unknown_formats_are_refused(
+    tmp_path: Path, name: str, fmt: str | None, message: str
+) -> None:
+    stepper = seed_stepper()
+    with pytest.raises(ValueError, match=re.escape(message)):
+        stepper.save(tmp_path / name, fmt=fmt)
+    assert stepper.step == 0 and not list(tmp_path.iterdir())
+
+
+def test_role_styles_come_from_the_widget_css() -> None:
+    styles = export.role_styles()
+    for role in ("running", "ready", "flow", "written", "error"):
+        assert styles[role]["color"].startswith("#") and styles[role]["penwidth"]
+    assert float(styles["done"]["opacity"]) < 1
+    custom = export.role_styles(".mg-graph .mg-running path { stroke: red; }")
+    assert custom == {"running": {"color": "red"}}
+
+
+# ------------------------------------------------------------- in a browser
+@pytest.mark.browser
+def test_exported_html_steps_in_chromium_without_a_kernel(tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    stepper = seed_stepper()
+    path = stepper.save(tmp_path / "steps.html")
+    ids = [f"ex-{f.node_id}" for f in stepper.frames]
+    with headless.chromium() as browser:
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        blocked = headless.offline(page)
+        page.goto(path.as_uri())
+        view = page.locator(".mg-graph")
+        running = page.locator(".mg-graph .mg-running")
+        expect(view).to_have_attribute("data-step", "0")
+        expect(running).to_have_count(0)
+
+        page.click(".mg-next")
+        expect(view).to_have_attribute("data-step", "1")
+        expect(running).to_have_attribute("id", ids[0])
+        page.keyboard.press("ArrowRight")
+        expect(running).to_have_attribute("id", ids[1])
+        expect(page.locator(".mg-panel")).to_contain_text("grads out")
+        expect(page.locator(".mg-graph .mg-done")).to_have_count(2)  # incl. running
+        page.keyboard.press("ArrowLeft")
+        expect(running).to_have_attribute("id", ids[0])
+        page.locator(".mg-slider").fill("4")
+        expect(view).to_have_attribute("data-step", "4")
+        expect(running).to_have_attribute("id", ids[3])
+        expect(page.locator(".mg-graph .mg-written")).to_have_count(1)
+        page.click(".mg-end")
+        expect(running).to_have_attribute("id", ids[-1])
+        expect(page.locator(".mg-status")).to_have_text("frame 8 of 8")
+        page.click(".mg-reset")
+        expect(running).to_have_count(0)
+        expect(page.locator(".mg-panel")).to_contain_text("Before backward")
+        # the highlight is drawn: the running node's border is the CSS colour
+        page.click(".mg-next")
+        stroke = page.eval_on_selector(
+            ".mg-graph .mg-running path, .mg-graph .mg-running polygon",
+            "e => getComputedStyle(e).stroke",
+        )
+        assert stroke == "rgb(213, 94, 0)"  # #d55e00
+    assert not blocked, blocked
+    assert not errors, errors

@@ -1,0 +1,467 @@
+"""Export a `BackwardStepper`'s pass: one HTML page, a PDF, numbered frames, a GIF.
+
+    stepper.save("steps.html")                # steps in any browser, offline
+    stepper.save("steps.pdf", size="slide")   # one page per step, for slides
+    stepper.save("frames/", fmt="png")        # frame_000.png, frame_001.png...
+    stepper.save("steps.gif")                 # animated (needs Pillow)
+
+Every export covers the whole pass: if the stepper has not finished, the rest of
+backward runs first (so every leaf's ``.grad`` is final afterwards); the frame
+on display stays where it was. Frame 0 is the picture before the first node
+ran, frame k the picture after step k.
+
+The look of a highlighted node comes from one place, ``widgets/graph_view.css``:
+the HTML page inlines it as is; the static formats translate its rules into DOT
+attributes (``color``, ``penwidth``, ``style``) set on the highlighted nodes and
+edges. Only attributes change between frames, never the DOT structure, so the
+layout engine places every node at the same spot on every page (tested).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from graphviz.quoting import quote
+
+from . import render
+from .drawing import DEFAULT_DPI, Size
+
+if TYPE_CHECKING:
+    from .stepper import BackwardStepper
+
+CSS_PATH = Path(__file__).parent / "widgets" / "graph_view.css"
+FILE_FORMATS = {".html": "html", ".htm": "html", ".pdf": "pdf", ".gif": "gif"}
+FRAME_FORMATS = ("png", "svg")
+FORMATS = ("html", "pdf", "gif", *FRAME_FORMATS)
+# The order roles are painted in; later ones win, as in the CSS file.
+ROLES = ("done", "ready", "running", "flow", "written", "error")
+GIF_DPI = 96  # screen resolution: GIFs are for web pages and slides
+CAPTION_PT = 26.0  # the strip above each PDF page holding "Step 3: MulBackward0"
+
+
+def save(
+    stepper: BackwardStepper,
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    theme: str | None = None,
+    size: Size = None,
+    dpi: float | None = None,
+    view: str = "backward",
+    legend: bool | None = None,
+    frame_ms: int = 800,
+) -> Path:
+    """Write the stepper's frames; see the module docstring. Returns ``path``.
+
+    ``fmt``: "html", "pdf", "gif", "png" or "svg"; by default from the
+    extension. "png" and "svg" write a folder of numbered frames.
+    ``theme``/``size``/``legend`` as in `Drawing.save`; ``dpi`` for PNG/GIF;
+    ``view``: "backward" or "forward"; ``frame_ms``: GIF delay per frame.
+    """
+    path = Path(path)
+    fmt = _format_of(path, fmt)
+    if view not in ("backward", "forward"):
+        raise ValueError(f"view must be 'backward' or 'forward', not {view!r}")
+    if fmt == "gif":
+        _need_pillow()  # fail before running anything
+    _finish(stepper)
+    drawing = stepper.forward_drawing if view == "forward" else stepper.drawing
+    opts = drawing._resolved(export=True, theme=theme, size=size, legend=legend)
+    digraph = drawing._digraph(opts)
+    frames = [{}] + [f.highlight(view) for f in stepper.frames]
+
+    if fmt == "html":
+        svg = drawing._svg_for(opts)
+        page = html_page(stepper, svg, opts.id_prefix, frames)
+        return _write(path, page.encode("utf-8"))
+
+    styler = _Restyler(digraph.body, opts.id_prefix, role_styles())
+
+    def source(k: int) -> str:
+        restyled = digraph.copy()
+        restyled.body[:] = styler.body_for(frames[k])
+        return restyled.source
+
+    if fmt == "pdf":
+        titles = [_title(stepper, k) for k in range(len(frames))]
+        svgs = [render.svg(source(k), opts.engine) for k in range(len(frames))]
+        return _write(path, pdf_pages(svgs, titles))
+    if fmt == "svg":
+        pages = [
+            render.svg(source(k), opts.engine).encode() for k in range(len(frames))
+        ]
+        return _write_frames(path, pages, "svg")
+    dpi = dpi or (GIF_DPI if fmt == "gif" else DEFAULT_DPI)
+    pngs = [render.png(source(k), opts.engine, dpi) for k in range(len(frames))]
+    if fmt == "png":
+        return _write_frames(path, pngs, "png")
+    return _write(path, gif(pngs, frame_ms))
+
+
+# ------------------------------------------------------------------ helpers
+def _format_of(path: Path, fmt: str | None) -> str:
+    if fmt is not None:
+        fmt = fmt.lower().lstrip(".")
+        if fmt not in FORMATS:
+            raise ValueError(f"fmt must be one of {FORMATS}, not {fmt!r}")
+        return fmt
+    suffix = path.suffix.lower()
+    if suffix in FILE_FORMATS:
+        return FILE_FORMATS[suffix]
+    if suffix in (".png", ".svg"):
+        raise ValueError(
+            f"{path.name!r}: one {suffix} file cannot hold every step. Give a "
+            f"folder and fmt='{suffix[1:]}' (frames/ -> frame_000{suffix}, ...), "
+            "or save a single picture with stepper.drawing.save()."
+        )
+    if not suffix:
+        raise ValueError(
+            f"{str(path)!r} looks like a folder: say which frames to write in it "
+            "with fmt='png' or fmt='svg'"
+        )
+    raise ValueError(
+        f"cannot export a stepper to {path.name!r}: use .html, .pdf or .gif, or a "
+        "folder with fmt='png' or fmt='svg'"
+    )
+
+
+def _finish(stepper: BackwardStepper) -> None:
+    """Run the rest of backward (exports show every step), keep the display."""
+    if not stepper.done:
+        position = stepper.position
+        stepper.run_all()
+        stepper.goto(position)
+
+
+def _title(stepper: BackwardStepper, k: int) -> str:
+    frame = stepper.frames[k - 1] if k else None
+    title = stepper.describe(frame)["title"]
+    if frame is not None and frame.error:
+        title += " (raised an error)"
+    return title
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
+
+def _write_frames(folder: Path, pages: list[bytes], ext: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob(f"frame_*.{ext}"):  # a shorter pass must not leave extras
+        old.unlink()
+    for k, data in enumerate(pages):
+        (folder / f"frame_{k:03d}.{ext}").write_bytes(data)
+    return folder
+
+
+# --------------------------------------------------------------------- HTML
+_PAGE_CSS = """
+body { font-family: Helvetica, Arial, sans-serif; margin: 16px; }
+.mg-controls { display: flex; gap: 6px; align-items: center; margin-bottom: 8px; }
+.mg-controls button { font-size: 14px; padding: 3px 10px; }
+.mg-slider { width: 260px; }
+.mg-graph { max-height: 75vh; border: 1px solid #ddd; }
+.mg-hint { color: #777; font-size: 12px; }
+"""
+
+# Same logic as graph_view.js, driven by the JSON frames instead of a kernel.
+_PAGE_JS = """
+const DATA = JSON.parse(document.getElementById("mg-data").textContent);
+const ROLES = ["running", "ready", "done", "flow", "written", "error"];
+const view = document.querySelector(".mg-graph");
+const slider = document.querySelector(".mg-slider");
+const status = document.querySelector(".mg-status");
+const panel = document.querySelector(".mg-panel");
+const last = DATA.frames.length - 1;
+let step = 0;
+
+function byId(id) {
+  return view.querySelector(`[id="${DATA.prefix + id}"]`);
+}
+function cell(tag, text) {
+  const e = document.createElement(tag);
+  e.textContent = text;
+  return e;
+}
+function show(k) {
+  step = Math.max(0, Math.min(last, k));
+  const frame = DATA.frames[step];
+  for (const role of ROLES) {
+    const cls = "mg-" + role;
+    view.querySelectorAll("." + cls).forEach((e) => e.classList.remove(cls));
+    for (const id of frame.highlight[role] || []) {
+      const e = byId(id);
+      if (e) e.classList.add(cls);
+    }
+  }
+  view.dataset.step = String(step);
+  slider.value = String(step);
+  status.textContent = `frame ${step} of ${last}`;
+  panel.replaceChildren(cell("b", frame.title));
+  const table = document.createElement("table");
+  for (const [key, value] of frame.rows) {
+    const row = table.insertRow();
+    row.appendChild(cell("td", key));
+    row.insertCell().appendChild(cell("pre", value));
+  }
+  panel.appendChild(table);
+}
+
+const actions = {
+  "mg-reset": () => show(0), "mg-prev": () => show(step - 1),
+  "mg-next": () => show(step + 1), "mg-end": () => show(last),
+};
+for (const [cls, act] of Object.entries(actions)) {
+  document.querySelector("." + cls).addEventListener("click", act);
+}
+const KEYS = { ArrowRight: "mg-next", ArrowLeft: "mg-prev", Home: "mg-reset",
+  End: "mg-end" };
+document.addEventListener("keydown", (ev) => {
+  if (KEYS[ev.key] && ev.target !== slider) {
+    actions[KEYS[ev.key]]();
+    ev.preventDefault();
+  }
+});
+slider.max = String(last);
+slider.addEventListener("input", () => show(Number(slider.value)));
+show(0);
+"""
+
+# No request may leave the page: a CSP makes that a browser guarantee.
+_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; "
+    "script-src 'unsafe-inline'; img-src data:"
+)
+
+
+def _inline_svg(svg: str) -> str:
+    """The ``<svg>`` element alone: no XML prolog, DOCTYPE (a DTD URL) or comments
+    before it."""
+    start = svg.find("<svg")
+    return svg[start:] if start >= 0 else svg
+
+
+def html_page(
+    stepper: BackwardStepper, svg: str, prefix: str, highlights: list[dict]
+) -> str:
+    """One self-contained page: the SVG once, the frames as JSON, ~60 lines of JS."""
+    frames = []
+    for k, highlight in enumerate(highlights):
+        info = stepper.describe(stepper.frames[k - 1] if k else None)
+        frames.append(
+            {"highlight": highlight, "title": _title(stepper, k), "rows": info["rows"]}
+        )
+    data = json.dumps({"prefix": prefix, "frames": frames}, ensure_ascii=False)
+    data = data.replace("</", "<\\/")  # "</script>" in a value must not end the tag
+    css = CSS_PATH.read_text(encoding="utf-8")
+    name = html.escape(stepper.frames[0].name if stepper.frames else "backward")
+    buttons = "".join(
+        f'<button class="{cls}" title="{key}">{label}</button>'
+        for cls, key, label in (
+            ("mg-reset", "Home", "&laquo; Reset"),
+            ("mg-prev", "Left arrow", "&#x25C0; Prev"),
+            ("mg-next", "Right arrow", "Next &#x25B6;"),
+            ("mg-end", "End", "End &raquo;"),
+        )
+    )
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{_CSP}">
+<title>backward() step by step: {name}</title>
+<style>
+{css}{_PAGE_CSS}</style>
+</head>
+<body>
+<div class="mg-controls">{buttons}
+<input type="range" class="mg-slider" min="0" max="0" value="0" aria-label="step">
+<span class="mg-status"></span>
+<span class="mg-hint">arrow keys: previous / next</span>
+</div>
+<div class="mg-graph" data-step="0"><div class="mg-svg">
+{_inline_svg(svg)}
+</div></div>
+<div class="mg-panel"></div>
+<script type="application/json" id="mg-data">{data}</script>
+<script>{_PAGE_JS}</script>
+</body>
+</html>
+"""
+
+
+# -------------------------------------------------------- static highlights
+def role_styles(css: str | None = None) -> dict[str, dict[str, str]]:
+    """DOT attributes per role, read from the widget's CSS rules.
+
+    ``stroke`` becomes ``color``, ``stroke-width`` ``penwidth``, a
+    ``stroke-dasharray`` a dashed ``style``, and ``opacity`` the alpha of the
+    colours. So the widget, the HTML page and the slides share one look.
+    """
+    css = CSS_PATH.read_text(encoding="utf-8") if css is None else css
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    styles: dict[str, dict[str, str]] = {}
+    for selectors, body in re.findall(r"([^{}]+)\{([^}]*)\}", css):
+        roles = set(re.findall(r"\.mg-(\w+)", selectors)) & set(ROLES)
+        decls = dict(
+            (k.strip(), v.strip())
+            for k, _, v in (d.partition(":") for d in body.split(";"))
+            if v.strip()
+        )
+        for role in roles:
+            attrs = styles.setdefault(role, {})
+            if "stroke" in decls:
+                attrs["color"] = decls["stroke"]
+            if "stroke-width" in decls:
+                attrs["penwidth"] = decls["stroke-width"].removesuffix("px")
+            if "stroke-dasharray" in decls:
+                attrs["dashed"] = str(decls["stroke-dasharray"] != "none")
+            if "opacity" in decls:
+                attrs["opacity"] = decls["opacity"]
+    return styles
+
+
+_ATTR = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|[^\s\]]+)')
+
+
+def _attrs_after_label(statement: str) -> dict[str, str]:
+    """A DOT statement's attributes, skipping an HTML label (``label=<...>``),
+    whose text may itself contain ``color=``."""
+    start = statement.find("label=<")
+    if start >= 0:
+        depth, i = 0, start + len("label=")
+        while i < len(statement):
+            depth += {"<": 1, ">": -1}.get(statement[i], 0)
+            i += 1
+            if depth == 0:
+                break
+        statement = statement[:start] + statement[i:]
+    return {k: v.strip('"') for k, v in _ATTR.findall(statement)}
+
+
+def _with_alpha(color: str | None, opacity: float) -> str | None:
+    if not color or not re.fullmatch(r"#[0-9a-fA-F]{6}", color):
+        return color
+    return f"{color}{round(opacity * 255):02x}"
+
+
+class _Restyler:
+    """Bakes a frame's highlight into the DOT body, attributes only."""
+
+    def __init__(
+        self, body: list[str], prefix: str, styles: dict[str, dict[str, str]]
+    ) -> None:
+        self.body = list(body)
+        self.styles = styles
+        self.where: dict[str, int] = {}  # drawing id -> index of its statement
+        for i, statement in enumerate(self.body):
+            for match in re.finditer(r" id=(\"(?:[^\"\\]|\\.)*\"|[^\s\]]+)", statement):
+                self.where.setdefault(match.group(1), i)
+        self.prefix = prefix
+
+    def body_for(self, highlight: dict[str, list[str]]) -> list[str]:
+        roles: dict[int, list[str]] = {}  # statement index -> its roles, in order
+        for role in ROLES:
+            for did in highlight.get(role, []):
+                i = self.where.get(quote(self.prefix + did))
+                if i is not None:
+                    roles.setdefault(i, []).append(role)
+        body = list(self.body)
+        for i, its_roles in roles.items():
+            style: dict[str, str] = {}
+            for role in its_roles:  # later roles win, as in the CSS
+                style.update(self.styles.get(role, {}))
+            attrs = _restyled(_attrs_after_label(body[i]), style)
+            extra = " ".join(f"{k}={quote(v)}" for k, v in attrs.items())
+            k = body[i].rfind("]")  # appended attributes win in DOT
+            body[i] = f"{body[i][:k]} {extra}{body[i][k:]}"
+        return body
+
+
+def _restyled(old: dict[str, str], style: dict[str, str]) -> dict[str, str]:
+    """The DOT attributes that change for a node or edge drawn in ``style``."""
+    new: dict[str, str] = {}
+    opacity = float(style.get("opacity", 1))
+    if opacity < 1:  # faded: the same colours, partly transparent
+        for key in ("color", "fillcolor"):
+            faded = _with_alpha(old.get(key), opacity)
+            if faded:
+                new[key] = faded
+    if "color" in style:
+        new["color"] = style["color"]
+    if "penwidth" in style:
+        new["penwidth"] = style["penwidth"]
+    if "dashed" in style:
+        parts = [p for p in old.get("style", "").split(",") if p and p != "dashed"]
+        if style["dashed"] == "True":
+            parts.append("dashed")
+        new["style"] = ",".join(parts) or "solid"
+    return new
+
+
+# ---------------------------------------------------------------- PDF / GIF
+def pdf_pages(svgs: list[str], titles: list[str]) -> bytes:
+    """A multi-page PDF, one SVG per page with its title above (svglib)."""
+    try:
+        from reportlab.graphics import renderPDF
+        from reportlab.pdfgen.canvas import Canvas
+        from svglib.svglib import svg2rlg
+    except ImportError as exc:
+        raise render.RenderError(
+            f"PDF export needs svglib: `pip install svglib` ({exc})"
+        ) from exc
+    out = io.BytesIO()
+    canvas = Canvas(out)
+    canvas.setTitle("backward() step by step")
+    for svg, title in zip(svgs, titles):
+        drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
+        if drawing is None:
+            raise render.RenderError("svglib could not read an SVG frame")
+        canvas.setPageSize((drawing.width, drawing.height + CAPTION_PT))
+        renderPDF.draw(drawing, canvas, 0, 0)
+        canvas.setFont("Helvetica-Bold", 13)
+        canvas.drawString(10, drawing.height + 8, title)
+        canvas.showPage()
+    canvas.save()
+    return out.getvalue()
+
+
+def _need_pillow() -> Any:
+    try:
+        from PIL import Image
+    except ImportError as exc:
+        raise ImportError(
+            "GIF export needs Pillow: `pip install pillow` (or export frames with "
+            "fmt='png' and assemble them yourself)"
+        ) from exc
+    return Image
+
+
+def gif(pngs: list[bytes], frame_ms: int = 800) -> bytes:
+    """An animated GIF from PNG frames of one size (loops forever)."""
+    image = _need_pillow()
+    # Graph drawings have few colours: a fast palette is 3x quicker than the
+    # default quantizer and looks the same.
+    frames = [
+        image.open(io.BytesIO(p))
+        .convert("RGB")
+        .quantize(method=image.Quantize.FASTOCTREE)
+        for p in pngs
+    ]
+    out = io.BytesIO()
+    frames[0].save(
+        out,
+        format="GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=frame_ms,
+        loop=0,
+    )
+    return out.getvalue()
