@@ -97,6 +97,7 @@ class Tensor:
     _post_acc_hooks: Any = None
     _accumulator: Any = None  # weak reference to this leaf's AccumulateGrad
     _retains_grad = False
+    _wrapped_number = False  # a Python number an operator wrapped (``a * 2``)
 
     def __init__(self, data: Any = (), requires_grad: bool = False) -> None:
         from .creation import _to_array
@@ -385,6 +386,12 @@ class Tensor:
         )
 
     __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        # PyTorch formats a 0-d tensor as its number (f"{t:.2f}", f"{t}")
+        if self._data.ndim == 0 and type(self) is Tensor:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
 
     def __len__(self) -> int:
         if self._data.ndim == 0:

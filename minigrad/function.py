@@ -112,10 +112,13 @@ class Node:
         self._hook_dict("_retains_grad")[output_nr] = weakref.ref(tensor)
 
     def __call__(self, *grads: Any) -> Any:
-        """Run this node's backward on Tensors, as PyTorch allows (``y.grad_fn(g)``)."""
+        """Run this node's backward on Tensors, as PyTorch allows (``y.grad_fn(g)``);
+        in grad mode the computation is recorded, as any other op would be."""
         from .engine import call_node
 
-        out = call_node(self, [_as_array(g) for g in grads], graph=False)
+        graph = grad_mode.state.enabled
+        args = [_wrap(g) if graph else _as_array(g) for g in grads]
+        out = call_node(self, args, graph=graph)
         out = tuple(None if g is None else _wrap(g) for g in out)
         return out[0] if len(out) == 1 else out
 
@@ -150,7 +153,9 @@ class AccumulateGrad(Node):
     def __call__(self, *grads: Any) -> Any:
         from .engine import accumulate_into
 
-        accumulate_into(self.variable, _as_array(grads[0]), create_graph=False)
+        graph = grad_mode.state.enabled
+        g = _wrap(grads[0]) if graph else _as_array(grads[0])
+        accumulate_into(self.variable, g, create_graph=graph)
         return ()
 
 
@@ -202,8 +207,11 @@ class BackwardCFunction(Node):
         return [n for n, s in zip(names, saved) if s is not None]
 
     def release_variables(self) -> None:
-        if self._saved is not None:
-            self._saved, self._released = None, True
+        saved = self._saved
+        if saved is not None:
+            self._saved = None
+            # slots that never held a tensor still read as None afterwards
+            self._released = True if None not in saved else [s is None for s in saved]
 
     def apply(self, grads: list) -> tuple:
         out = self._forward_cls.backward(self, *grads)
@@ -219,12 +227,16 @@ class SavedTensor:
     whose ``grad_fn`` is the owning node.
     """
 
-    __slots__ = ("tensor", "data", "vc", "version", "output_nr", "requires_grad")
+    __slots__ = (
+        "tensor", "data", "vc", "version", "output_nr", "requires_grad", "hooks",
+        "packed",
+    )  # fmt: skip
 
     def __init__(self, tensor: Any, is_output: bool) -> None:
         self.vc = tensor._vc
         self.version = tensor._vc.value
         self.output_nr = tensor._output_nr
+        self.hooks = None
         if is_output:
             self.tensor = None
             self.data = tensor._data
@@ -234,6 +246,9 @@ class SavedTensor:
             self.data = None
 
     def unpack(self, owner: Node, as_array: bool = False) -> Any:
+        if self.hooks is not None:  # saved_tensors_hooks: the user keeps it
+            t = self.hooks[1](self.packed)
+            return t._data if as_array else t
         if self.vc.value != self.version:
             raise RuntimeError(self._version_error(owner))
         t = self.tensor
@@ -307,6 +322,9 @@ def _saved_tensor_property(i: int) -> property:
     def get(node: BackwardCFunction) -> Any:
         saved = node._saved
         if saved is None:
+            released = node._released
+            if released is not True and released and released[i]:
+                return None  # nothing was saved here, so nothing was freed
             raise RuntimeError(ERR_BACKWARD_TWICE)
         s = saved[i]
         return None if s is None else s.unpack(node)
@@ -399,7 +417,7 @@ class Function(metaclass=FunctionMeta):
             out._grad_fn = ctx
         to_save = ctx.to_save
         if to_save is not None:
-            ctx._saved = tuple([_save(x, (raw,), (out,)) for x in to_save])
+            ctx._saved = tuple([_save(x, (raw,), (out,), ctx) for x in to_save])
             ctx.to_save = None
         return out
 
@@ -470,14 +488,32 @@ def _wire(
     to_save = ctx.to_save
     if to_save is not None:
         if record:
-            ctx._saved = tuple(_save(x, outs, results) for x in to_save)
+            ctx._saved = tuple(_save(x, outs, results, ctx) for x in to_save)
         ctx.to_save = None
     if single:
         return results[0]
     return tuple(results)
 
 
-def _save(x: Any, raw_outs: tuple, results: tuple | list) -> SavedTensor | None:
+# (pack, unpack) pairs of the active ``autograd.graph.saved_tensors_hooks``
+saved_tensors_hooks_stack: list[tuple[Callable, Callable]] = []
+
+
+def _save(
+    x: Any, raw_outs: tuple, results: tuple | list, ctx: Node
+) -> SavedTensor | None:
+    saved = _save_plain(x, raw_outs, results)
+    if saved is not None and saved_tensors_hooks_stack:
+        # Python numbers wrapped into tensors are not packed (as in PyTorch)
+        if saved.tensor is None or not saved.tensor._wrapped_number:
+            pack, unpack = saved_tensors_hooks_stack[-1]
+            saved.hooks, saved.packed = (pack, unpack), pack(saved.unpack(ctx))
+    return saved
+
+
+def _save_plain(
+    x: Any, raw_outs: tuple, results: tuple | list
+) -> SavedTensor | None:
     if x is None:
         return None
     if type(x) is Tensor and x is not results[0]:  # the usual case: an input

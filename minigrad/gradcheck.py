@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import warnings
+
 import numpy as np
 
 from . import engine
+from ._dtype import float64
 from ._tensor import Tensor
 
 
@@ -73,6 +76,15 @@ def gradcheck(
     """Check ``func``'s backward against finite differences for every input that
     requires grad (use float64 inputs, as with PyTorch)."""
     inputs = _as_tuple(inputs)
+    for i, x in enumerate(inputs):
+        if isinstance(x, Tensor) and x.requires_grad and x.dtype is not float64:
+            warnings.warn(
+                f"Input #{i} requires gradient and is not a double precision floating "
+                "point or complex. This check will likely fail if all the inputs are "
+                "not of double precision floating point or complex. ",
+                UserWarning,
+                stacklevel=2,
+            )
     outputs = _as_tuple(func(*inputs))
     for i, x in enumerate(inputs):
         if not (isinstance(x, Tensor) and x.requires_grad):
@@ -108,4 +120,4 @@ def gradgradcheck(func: Callable, inputs: Any, **kwargs: Any) -> bool:
 def _fmt(a: np.ndarray) -> str:
     from ._tensor_str import tensor_repr
 
-    return tensor_repr(a, "float64").replace(", dtype=minigrad.float64", "")
+    return tensor_repr(a, "float64")

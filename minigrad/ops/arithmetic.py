@@ -158,6 +158,7 @@ class PowScalar(Op):
         e = ctx.exponent
         if e == 0:
             return g * 0, None
+        e = float(e)  # PyTorch computes the derivative with a double exponent
         return g * f.scale(a ** (e - 1), e), None
 
 
