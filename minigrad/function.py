@@ -511,9 +511,7 @@ def _save(
     return saved
 
 
-def _save_plain(
-    x: Any, raw_outs: tuple, results: tuple | list
-) -> SavedTensor | None:
+def _save_plain(x: Any, raw_outs: tuple, results: tuple | list) -> SavedTensor | None:
     if x is None:
         return None
     if type(x) is Tensor and x is not results[0]:  # the usual case: an input

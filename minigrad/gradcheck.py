@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
-
-import warnings
 
 import numpy as np
 
