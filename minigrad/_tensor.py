@@ -519,7 +519,11 @@ class Tensor:
     # comparisons give bool tensors and are never differentiable
     def _compare(self, other: Any, op: Callable) -> Tensor:
         o = other._data if isinstance(other, Tensor) else other
-        return Tensor._make(np.asarray(op(self._data, o)), False)
+        try:
+            return Tensor._make(np.asarray(op(self._data, o)), False)
+        except ValueError:  # PyTorch's broadcasting message instead of numpy's
+            broadcast_shape(self._data.shape, np.shape(o))
+            raise
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         return self._compare(other, np.equal)
@@ -837,7 +841,9 @@ class Tensor:
         return S.Clone.apply(self)
 
     def contiguous(self) -> Tensor:
-        return self if self._data.flags.c_contiguous else self.clone()
+        if self._data.flags.c_contiguous:
+            return self
+        return S.Clone.apply(self, "C")  # a clone in row-major order
 
     def new_tensor(
         self, data: Any, dtype: Any = None, requires_grad: bool = False
@@ -979,7 +985,25 @@ class Tensor:
 
     @property
     def T(self) -> Tensor:  # noqa: N802
-        return self.permute(*reversed(range(self._data.ndim)))
+        ndim = self._data.ndim
+        if ndim == 0:
+            warnings.warn(
+                "Tensor.T is deprecated on 0-D tensors. This function is the "
+                "identity in these cases.",
+                UserWarning,
+                stacklevel=2,
+            )
+        elif ndim != 2:
+            warnings.warn(
+                "The use of `x.T` on tensors of dimension other than 2 to reverse "
+                "their shape is deprecated and it will throw an error in a future "
+                "release. Consider `x.mT` to transpose batches of matrices or "
+                "`x.permute(*minigrad.arange(x.ndim - 1, -1, -1))` to reverse the "
+                "dimensions of a tensor.",
+                UserWarning,
+                stacklevel=2,
+            )
+        return self._view(S.Permute, tuple(reversed(range(ndim))))
 
     @property
     def mT(self) -> Tensor:  # noqa: N802
@@ -990,6 +1014,8 @@ class Tensor:
         return self._view(S.Transpose, dim0, dim1)
 
     def permute(self, *dims: Any) -> Tensor:
+        if not dims:
+            raise TypeError('permute() missing 1 required positional arguments: "dims"')
         return self._view(S.Permute, tuple(_shape_arg(dims)))
 
     def expand(self, *shape: Any) -> Tensor:

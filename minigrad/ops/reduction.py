@@ -59,11 +59,13 @@ class SumDim(Op):
     def forward(ctx: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
         x = a._data
         ctx.dim = tuple(f.u64(d) for d in ((dim,) if isinstance(dim, int) else dim))
-        ctx.dims = normalize_dims(dim, x.ndim) if x.ndim else ()
+        ctx.dims = (
+            normalize_dims(dim, x.ndim) if x.ndim else normalize_dims(dim, 0)[:0]
+        )  # 0-d: check only
         ctx.keepdim, ctx.self_sym_sizes = keepdim, x.shape
         axes = ctx.dims if dim != () else None  # dim=() means all dims
         out = x.sum(axis=axes, keepdims=keepdim, dtype=_sum_dtype(x, dtype))
-        return np.asarray(out)
+        return np.asarray(out, order="C")  # PyTorch: a fresh row-major result
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -115,10 +117,13 @@ class MeanDim(Op):
         x = a._data
         dtype = _mean_dtype(x, dtype)
         ctx.dim = tuple(f.u64(d) for d in ((dim,) if isinstance(dim, int) else dim))
-        ctx.dims = normalize_dims(dim, x.ndim) if x.ndim else ()
+        ctx.dims = (
+            normalize_dims(dim, x.ndim) if x.ndim else normalize_dims(dim, 0)[:0]
+        )  # 0-d: check only
         ctx.keepdim, ctx.self_sym_sizes, ctx.self_sym_numel = keepdim, x.shape, x.size
         axes = ctx.dims if dim != () else None
-        return np.asarray(x.mean(axis=axes, keepdims=keepdim, dtype=dtype))
+        out = x.mean(axis=axes, keepdims=keepdim, dtype=dtype)
+        return np.asarray(out, order="C")
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -138,6 +143,13 @@ def reduce_dims(dim: Any, ndim: int) -> tuple[int, ...]:
         if d in dims[:i]:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     return dims
+
+
+def checked_dims(normalize: Any, dim: Any, ndim: int) -> tuple[int, ...]:
+    """The dims to reduce; a 0-d tensor has none, but its dims are still
+    checked (``-1`` and ``0`` are accepted, as in PyTorch)."""
+    dims = normalize(dim, ndim)
+    return dims if ndim else ()
 
 
 def _as_saved(dim: Any) -> Any:
@@ -270,7 +282,8 @@ class MaxDim(Op):
         values = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
         if not keepdim and x.ndim:
             values, idx = values.squeeze(d), idx.squeeze(d)
-        indices = Tensor._make(idx.astype(np.int64), False)
+        values = np.asarray(values, order="C")
+        indices = Tensor._make(np.asarray(idx, np.int64, order="C"), False)
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(indices)
         return values, indices
@@ -312,13 +325,15 @@ class Amax(Op):
     @classmethod
     def _forward(cls, ctx: Any, a: Any, dim: Any, keepdim: bool) -> Any:
         x = a._data
-        dims = reduce_dims(dim, x.ndim) if x.ndim else ()
+        dims = (
+            reduce_dims(dim, x.ndim) if x.ndim else reduce_dims(dim, 0)[:0]
+        )  # 0-d: check only
         ctx.dim, ctx.keepdim = (
             _as_saved((dim,) if isinstance(dim, int) else dim),
             keepdim,
         )
         ctx.dims = dims if dim != () else tuple(range(x.ndim))
-        out = np.asarray(cls.np_fn(x, axis=ctx.dims, keepdims=keepdim))
+        out = np.asarray(cls.np_fn(x, axis=ctx.dims, keepdims=keepdim), order="C")
         ctx.save_for_backward(a, out)
         return out
 
@@ -386,6 +401,8 @@ class Var(Op):
         ctx.dim = None if dim is None else _as_saved(dim)
         ctx.correction, ctx.keepdim = correction, keepdim
         full = dim is None or dim == () or not x.ndim
+        if dim is not None:
+            reduce_dims(dim, x.ndim)  # range check, also for 0-d
         ctx.dims = tuple(range(x.ndim)) if full else reduce_dims(dim, x.ndim)
         ctx.full = dim is None or not x.ndim
         n = int(np.prod([x.shape[d] for d in ctx.dims]))
@@ -398,7 +415,7 @@ class Var(Op):
         dev = x - x.mean(axis=ctx.dims, keepdims=True)
         with np.errstate(divide="ignore", invalid="ignore"):
             sq = (dev * dev).sum(axis=ctx.dims, keepdims=keepdim)
-            return np.asarray(sq / max(ctx.dof, 0), x.dtype)
+            return np.asarray(sq / max(ctx.dof, 0), x.dtype, order="C")
 
     @staticmethod
     def forward(ctx: Any, a: Any, dim: Any, correction: Any, keepdim: bool) -> Any:
@@ -496,7 +513,7 @@ class ProdDim(Op):
         out = (
             x.prod(axis=ctx.d, keepdims=keepdim, dtype=_prod_dtype(x)) if x.ndim else x
         )
-        out = np.array(out)
+        out = np.array(out, order="C")
         ctx.save_for_backward(a, out)
         return out
 
@@ -523,7 +540,9 @@ class Logsumexp(Op):
         x = a._data
         if x.dtype.kind != "f":
             x = x.astype(np.float32)
-        ctx.dims = reduce_dims(dim, x.ndim) if x.ndim else ()
+        ctx.dims = (
+            reduce_dims(dim, x.ndim) if x.ndim else reduce_dims(dim, 0)[:0]
+        )  # 0-d: check only
         ctx.dim, ctx.keepdim = (
             _as_saved((dim,) if isinstance(dim, int) else dim),
             keepdim,
@@ -535,12 +554,9 @@ class Logsumexp(Op):
             m = np.zeros([1 if d in ctx.dims else n for d, n in enumerate(x.shape)])
         with np.errstate(divide="ignore"):
             s = np.log(np.exp(x - m).sum(axis=ctx.dims, keepdims=True)) + m
-        out = np.asarray(
-            s
-            if keepdim
-            else s.reshape([n for d, n in enumerate(s.shape) if d not in ctx.dims]),
-            x.dtype,
-        )
+        if not keepdim:
+            s = s.reshape([n for d, n in enumerate(s.shape) if d not in ctx.dims])
+        out = np.asarray(s, x.dtype, order="C")
         ctx.save_for_backward(a, out)
         return out
 
@@ -573,25 +589,31 @@ class VectorNorm(Op):
         ctx.ord, ctx.keepdim = ord, keepdim
         ctx.dim = None if dim is None else _as_saved(dim)
         full = dim is None or not x.ndim
+        if dim is not None:
+            reduce_dims(dim, x.ndim)  # range check, also for 0-d
         ctx.dims = tuple(range(x.ndim)) if full else reduce_dims(dim, x.ndim)
         ax = np.abs(x)
         p = float(ord)
         kw = {"axis": ctx.dims, "keepdims": keepdim}
-        if p == np.inf:
-            out = ax.max(**kw)
-        elif p == -np.inf:
-            out = ax.min(**kw)
-        elif p == 0:
-            out = (ax != 0).sum(**kw)
-        elif p == 1:
-            out = ax.sum(**kw)
-        elif p == 2:
-            out = np.sqrt((x * x).sum(**kw))
-        else:
-            out = (ax**p).sum(**kw) ** (1 / p)
-        out = np.asarray(out, x.dtype)
+        with np.errstate(over="ignore", under="ignore"):
+            out = VectorNorm._norm(x, ax, p, kw)
+        out = np.asarray(out, x.dtype, order="C")
         ctx.save_for_backward(a, out)
         return out
+
+    @staticmethod
+    def _norm(x: np.ndarray, ax: np.ndarray, p: float, kw: dict) -> Any:
+        if p == np.inf:
+            return ax.max(**kw)
+        if p == -np.inf:
+            return ax.min(**kw)
+        if p == 0:
+            return (ax != 0).sum(**kw)
+        if p == 1:
+            return ax.sum(**kw)
+        if p == 2:
+            return np.sqrt((x * x).sum(**kw))
+        return (ax**p).sum(**kw) ** (1 / p)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -633,7 +655,8 @@ class Cumsum(Op):
         ctx.dim = f.u64(dim)
         if not x.ndim:
             return x.astype(_sum_dtype(x, None) or x.dtype)
-        return np.cumsum(x, axis=ctx.d, dtype=_sum_dtype(x, None))
+        out = np.cumsum(x, axis=ctx.d, dtype=_sum_dtype(x, None))
+        return np.asarray(out, order="C")
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:

@@ -87,12 +87,13 @@ class Clone(Op):
     node_name = "CloneBackward0"
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
-        return np.array(a._data, copy=True)
+    def forward(ctx: Any, a: Any, order: str = "K") -> Any:
+        # "K" keeps the strides (PyTorch's preserve_format); contiguous() asks "C"
+        return np.array(a._data, copy=True, order=order)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
-        return g
+    def backward(ctx: Any, g: Any) -> tuple:
+        return g, None
 
 
 class ToCopy(Op):
@@ -157,17 +158,17 @@ class Transpose(Op):
 
     @staticmethod
     def view_fn(x: np.ndarray, d0: int, d1: int) -> np.ndarray:
-        return np.swapaxes(x, d0, d1)
+        return np.swapaxes(x, d0, d1) if x.ndim else x.view()
 
     @staticmethod
     def forward(ctx: Any, a: Any, d0: int, d1: int) -> Any:
         ctx.dim0, ctx.dim1 = f.u64(d0), f.u64(d1)
         ctx.dims = (d0, d1)
-        return np.swapaxes(a._data, d0, d1)
+        return Transpose.view_fn(a._data, d0, d1)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
-        return f.transpose(g, *ctx.dims), None, None
+        return (f.transpose(g, *ctx.dims) if g.ndim else g), None, None
 
 
 class Permute(Op):
@@ -650,9 +651,9 @@ class Unbind(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, dim: int) -> tuple:
         x = a._data
+        (ctx.d,) = normalize_dims(dim, x.ndim)
         if x.ndim == 0:
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-        (ctx.d,) = normalize_dims(dim, x.ndim)
         ctx.dim = f.u64(dim)
         return Unbind.view_fn(x, dim)
 
