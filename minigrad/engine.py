@@ -71,14 +71,13 @@ def _validate(node: Node, grads: Sequence, graph: bool) -> list:
     undoing broadcasting with a sum where needed (PyTorch's validate_outputs)."""
     n = node._n_args or len(node.next_functions)
     grads = list(grads)
+    while len(grads) > n and grads[-1] is None:  # extra Nones are allowed
+        grads.pop()
     if len(grads) != n:
-        if len(grads) > n and all(g is None for g in grads[n:]):
-            del grads[n:]  # extra Nones are allowed
-        else:
-            raise RuntimeError(
-                f"function {node.name()} returned an incorrect number of gradients "
-                f"(expected {n}, got {len(grads)})"
-            )
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients "
+            f"(expected {n}, got {len(grads)})"
+        )
     if node._tensor_positions:  # drop the entries of non-tensor arguments
         grads = [grads[i] for i in node._tensor_positions]
     meta = node._input_meta

@@ -417,7 +417,7 @@ class Function(metaclass=FunctionMeta):
             out._grad_fn = ctx
         to_save = ctx.to_save
         if to_save is not None:
-            ctx._saved = tuple([_save(x, (raw,), (out,), ctx) for x in to_save])
+            ctx._saved = _save_all(ctx, to_save, (raw,), (out,))
             ctx.to_save = None
         return out
 
@@ -488,7 +488,7 @@ def _wire(
     to_save = ctx.to_save
     if to_save is not None:
         if record:
-            ctx._saved = tuple(_save(x, outs, results, ctx) for x in to_save)
+            ctx._saved = _save_all(ctx, to_save, outs, results)
         ctx.to_save = None
     if single:
         return results[0]
@@ -499,24 +499,27 @@ def _wire(
 saved_tensors_hooks_stack: list[tuple[Callable, Callable]] = []
 
 
-def _save(
-    x: Any, raw_outs: tuple, results: tuple | list, ctx: Node
-) -> SavedTensor | None:
-    saved = _save_plain(x, raw_outs, results)
-    if saved is not None and saved_tensors_hooks_stack:
-        # Python numbers wrapped into tensors are not packed (as in PyTorch)
-        if saved.tensor is None or not saved.tensor._wrapped_number:
-            pack, unpack = saved_tensors_hooks_stack[-1]
-            saved.hooks, saved.packed = (pack, unpack), pack(saved.unpack(ctx))
-    return saved
+def _save_all(
+    ctx: Node, to_save: tuple, raw_outs: tuple, results: tuple | list
+) -> tuple:
+    """The ``SavedTensor`` for each object given to ``save_for_backward``."""
+    single, first = len(results) == 1, results[0]
+    saved: list[SavedTensor | None] = []
+    for x in to_save:
+        if x is None:
+            saved.append(None)
+        elif type(x) is Tensor and (
+            x is not first if single else all(x is not r for r in results)
+        ):
+            saved.append(SavedTensor(x, is_output=False))  # the usual case: input
+        else:
+            saved.append(_save_other(x, raw_outs, results))
+    if saved_tensors_hooks_stack:
+        _pack(ctx, saved)
+    return tuple(saved)
 
 
-def _save_plain(x: Any, raw_outs: tuple, results: tuple | list) -> SavedTensor | None:
-    if x is None:
-        return None
-    if type(x) is Tensor and x is not results[0]:  # the usual case: an input
-        if len(results) == 1 or not any(x is r for r in results):
-            return SavedTensor(x, is_output=False)
+def _save_other(x: Any, raw_outs: tuple, results: tuple | list) -> SavedTensor:
     for raw, res in zip(raw_outs, results):
         if x is raw or x is res:  # an output (possibly saved as its array)
             return SavedTensor(res, is_output=True)
@@ -528,6 +531,15 @@ def _save_plain(x: Any, raw_outs: tuple, results: tuple | list) -> SavedTensor |
             f"{type(x).__name__}"
         )
     return SavedTensor(x, is_output=False)
+
+
+def _pack(ctx: Node, saved: list) -> None:
+    """Hand each saved tensor to the active ``saved_tensors_hooks`` pack hook;
+    Python numbers wrapped into tensors are not packed (as in PyTorch)."""
+    pack, unpack = saved_tensors_hooks_stack[-1]
+    for s in saved:
+        if s is not None and (s.tensor is None or not s.tensor._wrapped_number):
+            s.hooks, s.packed = (pack, unpack), pack(s.unpack(ctx))
 
 
 def _check_inplace(t: Any) -> None:
