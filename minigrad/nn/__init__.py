@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from . import functional, init
 from .layers import (
+    GELU,
     Dropout,
     Flatten,
     Identity,
+    LeakyReLU,
     Linear,
     LogSoftmax,
     ModuleList,
@@ -15,6 +17,7 @@ from .layers import (
     Sequential,
     Sigmoid,
     Softmax,
+    Softplus,
     Tanh,
 )
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
@@ -27,7 +30,9 @@ __all__ = [
     "CrossEntropyLoss",
     "Dropout",
     "Flatten",
+    "GELU",
     "Identity",
+    "LeakyReLU",
     "Linear",
     "LogSoftmax",
     "MSELoss",
@@ -39,6 +44,7 @@ __all__ = [
     "Sequential",
     "Sigmoid",
     "Softmax",
+    "Softplus",
     "Tanh",
     "functional",
     "init",

@@ -12,6 +12,8 @@ from .. import creation
 from .._tensor import Tensor, matmul
 from ..ops import arithmetic as A
 from ..ops import nn as N
+from ..ops import pointwise as P
+from ..ops import selection as C
 from ..ops._common import broadcast_shape
 
 
@@ -26,6 +28,23 @@ def tanh(input: Tensor) -> Tensor:
 
 def sigmoid(input: Tensor) -> Tensor:
     return input.sigmoid()
+
+
+def leaky_relu(
+    input: Tensor, negative_slope: float = 0.01, inplace: bool = False
+) -> Tensor:
+    if inplace:
+        return input._inplace(P.LeakyRelu, negative_slope)
+    return P.LeakyRelu.apply(input, negative_slope)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    return P.Gelu.apply(input, approximate)
+
+
+def softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor:
+    # PyTorch's functional defaults are the integers 1 and 20 (they show in _saved_*)
+    return P.Softplus.apply(input, beta, threshold)
 
 
 def _softmax_dim(name: str, ndim: int) -> int:
@@ -198,7 +217,7 @@ def cross_entropy(
     # PyTorch's cross_entropy_loss_label_smoothing, op for op
     smooth = -logp.sum(class_dim)
     ignored = target == ignore_index
-    smooth._inplace(N.MaskedFill, (ignored,), 0.0)
+    smooth._inplace(C.MaskedFill, (ignored,), 0.0)
     if red == N.MEAN:
         kept = Tensor._make(np.asarray((~ignored._data).sum()), False)
         smooth = smooth.sum() / kept

@@ -460,21 +460,3 @@ class DivScalar(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         return g / ctx.other, None
-
-
-class MaskedFill(Op):
-    """d masked_fill(a, mask, v) = g where not mask, else 0"""
-
-    node_name, saved = "MaskedFillBackward0", ("mask",)
-
-    @staticmethod
-    def forward(ctx: Any, a: Any, consts: tuple, value: float) -> Any:
-        (mask,) = consts
-        ctx.save_for_backward(mask)
-        return np.where(mask._data, np.asarray(value, a._data.dtype), a._data)
-
-    @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
-        (mask,) = ctx.saved_tensors
-        keep = f.constant(~f.data(mask), g)
-        return g * keep, None, None
