@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import time
 from pathlib import Path
@@ -71,14 +72,34 @@ def demo(outdir: Path) -> list[Path]:
     return written
 
 
+def lessons_command(folder: Path | None, extra: list[str]) -> list[str]:
+    """The command that opens JupyterLab on the lesson notebooks."""
+    if folder is None:  # a source checkout keeps notebooks/ beside viz/
+        folder = Path(__file__).resolve().parents[1] / "notebooks"
+    if not (folder / "00_index.ipynb").exists():
+        raise SystemExit(f"no lessons in {folder}: pass the notebooks folder")
+    cmd = [sys.executable, "-m", "jupyter", "lab", str(folder / "00_index.ipynb")]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")  # JupyterLab refuses root without it
+    return cmd + extra
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m viz")
     sub = parser.add_subparsers(dest="command", required=True)
     p_demo = sub.add_parser("demo", help="draw the seed graphs as svg/png/pdf/dot")
     p_demo.add_argument("outdir", nargs="?", default="viz-demo", type=Path)
-    args = parser.parse_args(argv)
+    p_lessons = sub.add_parser("lessons", help="open the lessons in JupyterLab")
+    p_lessons.add_argument("folder", nargs="?", type=Path, default=None)
+    args, extra = parser.parse_known_args(argv)
     if args.command == "demo":
+        if extra:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
         demo(args.outdir)
+    elif args.command == "lessons":
+        cmd = lessons_command(args.folder, extra)
+        print(" ".join(cmd))
+        os.execv(cmd[0], cmd)  # JupyterLab takes over this process
     return 0
 
 
