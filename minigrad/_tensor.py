@@ -44,10 +44,7 @@ _NON_LEAF_GRAD_WARNING = (
 class VersionCounter:
     """How many in-place changes the shared data has seen."""
 
-    __slots__ = ("value",)
-
-    def __init__(self) -> None:
-        self.value = 0
+    value = 0  # a class default: creating a counter runs no Python code
 
 
 class Size(tuple):
