@@ -22,13 +22,17 @@ from __future__ import annotations
 import html
 import io
 import json
+import os
 import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphviz.quoting import quote
 
 from . import render
+from .dot import THEMES, Theme
 from .drawing import DEFAULT_DPI, Size
 
 if TYPE_CHECKING:
@@ -77,7 +81,7 @@ def save(
 
     if fmt == "html":
         svg = drawing._svg_for(opts)
-        page = html_page(stepper, svg, opts.id_prefix, frames)
+        page = html_page(stepper, svg, opts.id_prefix, frames, THEMES[opts.theme])
         return _write(path, page.encode("utf-8"))
 
     styler = _Restyler(digraph.body, opts.id_prefix, role_styles())
@@ -87,17 +91,21 @@ def save(
         restyled.body[:] = styler.body_for(frames[k])
         return restyled.source
 
-    if fmt == "pdf":
+    def each_frame(run: Callable[[str], Any]) -> list[Any]:
+        # One engine process per frame; they run in parallel (the threads only
+        # wait on subprocesses, so the GIL is no obstacle).
+        sources = [source(k) for k in range(len(frames))]
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            return list(pool.map(run, sources))
+
+    if fmt in ("pdf", "svg"):
+        svgs = each_frame(lambda src: render.svg(src, opts.engine))
+        if fmt == "svg":
+            return _write_frames(path, [s.encode() for s in svgs], "svg")
         titles = [_title(stepper, k) for k in range(len(frames))]
-        svgs = [render.svg(source(k), opts.engine) for k in range(len(frames))]
         return _write(path, pdf_pages(svgs, titles))
-    if fmt == "svg":
-        pages = [
-            render.svg(source(k), opts.engine).encode() for k in range(len(frames))
-        ]
-        return _write_frames(path, pages, "svg")
     dpi = dpi or (GIF_DPI if fmt == "gif" else DEFAULT_DPI)
-    pngs = [render.png(source(k), opts.engine, dpi) for k in range(len(frames))]
+    pngs = each_frame(lambda src: render.png(src, opts.engine, dpi))
     if fmt == "png":
         return _write_frames(path, pngs, "png")
     return _write(path, gif(pngs, frame_ms))
@@ -249,7 +257,11 @@ def _inline_svg(svg: str) -> str:
 
 
 def html_page(
-    stepper: BackwardStepper, svg: str, prefix: str, highlights: list[dict]
+    stepper: BackwardStepper,
+    svg: str,
+    prefix: str,
+    highlights: list[dict],
+    theme: Theme = THEMES["light"],
 ) -> str:
     """One self-contained page: the SVG once, the frames as JSON, ~60 lines of JS."""
     frames = []
@@ -278,7 +290,8 @@ def html_page(
 <meta http-equiv="Content-Security-Policy" content="{_CSP}">
 <title>backward() step by step: {name}</title>
 <style>
-{css}{_PAGE_CSS}</style>
+{css}{_PAGE_CSS}body {{ background: {theme.background}; color: {theme.text}; }}
+</style>
 </head>
 <body>
 <div class="mg-controls">{buttons}

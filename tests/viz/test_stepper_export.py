@@ -7,11 +7,13 @@ other request aborted and stepped with a click and the arrow keys.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import struct
 import sys
 import xml.etree.ElementTree as ET
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,21 @@ def seed_stepper(**options: Any) -> BackwardStepper:
 
 def pdf_page_count(data: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page\b(?!s)", data))
+
+
+def page_streams(data: bytes) -> list[bytes]:
+    """The PDF's content streams, decoded (reportlab: ASCII85 + Flate)."""
+    out = []
+    for m in re.finditer(rb"stream\r?\n(.*?)endstream", data, re.S):
+        raw = m.group(1).strip()
+        if raw.endswith(b"~>"):
+            raw = base64.a85decode(raw, adobe=True)
+        try:
+            raw = zlib.decompress(raw)
+        except zlib.error:
+            pass
+        out.append(raw)
+    return out
 
 
 def node_positions(svg: str) -> dict[str, tuple[str, str]]:
@@ -120,6 +137,11 @@ def test_pdf_has_a_page_per_frame_plus_before(tmp_path: Path) -> None:
     data = stepper.save(tmp_path / "steps.pdf", size="slide").read_bytes()
     assert data.startswith(b"%PDF-")
     assert pdf_page_count(data) == len(stepper.frames) + 1 == 9
+    # the running node's colour (#d55e00) is drawn on every page but the first
+    pages = page_streams(data)
+    assert len(pages) == 9
+    orange = b".835294 .368627 0 RG"
+    assert [orange in page for page in pages] == [False] + [True] * 8
 
 
 def test_svg_frames_keep_ids_and_layout_and_bake_the_highlight(
