@@ -226,7 +226,10 @@ class Tensor:
         gradient out of the base's new history (PyTorch: AsStridedBackward0)."""
         self._view_version = self._vc.value
         base = self._base
-        if grad_mode.state.enabled and base.requires_grad:
+        # A view that had history always gets the new one (also when asked from
+        # inside backward); one made without history only in grad mode.
+        had_history = self._grad_fn is not None
+        if (had_history or grad_mode.state.enabled) and base.requires_grad:
             self._grad_fn = S.AsStridedBackward0(base, self._view_fn)
             self._output_nr = 0
 

@@ -98,7 +98,8 @@ def gradcheck(
                     return False
                 raise GradcheckError(
                     f"Jacobian mismatch for output {j} with respect to input {i},\n"
-                    f"numerical:{_fmt(numerical)}\nanalytical:{_fmt(analytical)}\n"
+                    f"numerical:{_fmt(numerical, x)}\nanalytical:"
+                    f"{_fmt(analytical, x)}\n"
                 )
     return True
 
@@ -116,7 +117,8 @@ def gradgradcheck(func: Callable, inputs: Any, **kwargs: Any) -> bool:
     return gradcheck(first_grads, inputs, **kwargs)
 
 
-def _fmt(a: np.ndarray) -> str:
+def _fmt(a: np.ndarray, x: Tensor) -> str:
+    """A Jacobian printed in the input's dtype, as PyTorch prints it."""
     from ._tensor_str import tensor_repr
 
-    return tensor_repr(a, "float64")
+    return tensor_repr(a.astype(x._data.dtype), x.dtype.name)

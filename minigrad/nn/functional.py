@@ -47,6 +47,22 @@ def softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor:
     return P.Softplus.apply(input, beta, threshold)
 
 
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Class indices -> rows of 0s with a 1 at the index (int64, no graph)."""
+    idx = tensor._data
+    if idx.dtype != np.int64:
+        raise RuntimeError(
+            "one_hot is only applicable to index tensor of type LongTensor."
+        )
+    if idx.size and idx.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = int(idx.max()) + 1 if idx.size else 0
+    elif idx.size and idx.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor._make(np.eye(num_classes, dtype=np.int64)[idx], False)
+
+
 def _softmax_dim(name: str, ndim: int) -> int:
     """PyTorch's legacy choice when no ``dim`` is given (with its warning)."""
     warnings.warn(

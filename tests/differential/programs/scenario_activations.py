@@ -25,3 +25,9 @@ print(nn.Softplus()(a).grad_fn._saved_beta, F.gelu(a).grad_fn._saved_approximate
 b = a.detach() * 1
 F.leaky_relu(b, 0.1, inplace=True)
 print(b, b._version)
+print(F.one_hot(torch.tensor([0, 2, 1])), F.one_hot(torch.tensor([[0], [1]]), 3).shape)
+for bad in ([0.0, 1.0], [0, 3], [-1, 0]):
+    try:
+        F.one_hot(torch.tensor(bad), 3)
+    except RuntimeError as e:
+        print("RuntimeError:", e)
