@@ -194,8 +194,9 @@ class BackwardCFunction(Node):
             return ()
         # Built-in formulas get plain arrays unless a graph of the backward itself
         # is being recorded; user Functions always see Tensors, as in PyTorch.
-        as_array = self._forward_cls._array_backward and not grad_mode.state.enabled
-        return tuple([s if s is None else s.unpack(self, as_array) for s in saved])
+        if self._forward_cls._array_backward and not grad_mode.state.enabled:
+            return tuple([s if s is None else s.array(self) for s in saved])
+        return tuple([s if s is None else s.unpack(self) for s in saved])
 
     @property
     def saved_variables(self) -> tuple:
@@ -240,10 +241,17 @@ class SavedTensor:
         if is_output:
             self.tensor = None
             self.data = tensor._data
-            self.requires_grad = tensor.requires_grad
+            self.requires_grad = tensor._grad_fn is not None  # outputs aren't leaves
         else:
             self.tensor = tensor
             self.data = None
+
+    def array(self, owner: Node) -> Any:
+        """The saved values as a numpy array (built-in formulas' fast path)."""
+        if self.hooks is None and self.vc.value == self.version:
+            t = self.tensor
+            return t._data if t is not None else self.data
+        return self.unpack(owner, as_array=True)
 
     def unpack(self, owner: Node, as_array: bool = False) -> Any:
         if self.hooks is not None:  # saved_tensors_hooks: the user keeps it
