@@ -33,10 +33,10 @@ class StepperWidget(w.VBox):
             b.on_click(lambda _b: self._safely(action))
             return b
 
-        self.reset_button = button("⏮ Reset", "Home", "mg-reset", stepper.reset)
+        self.reset_button = button("« Reset", "Home", "mg-reset", stepper.reset)
         self.prev_button = button("◀ Prev", "Left arrow", "mg-prev", stepper.prev)
         self.next_button = button("Next ▶", "Right arrow", "mg-next", stepper.next)
-        self.end_button = button("Run to end ⏭", "End", "mg-end", stepper.run_all)
+        self.end_button = button("Run to end »", "End", "mg-end", stepper.run_all)
         self.play = w.Play(value=0, min=0, max=stepper.total, interval=800)
         self.play._dom_classes = ["mg-play"]
         self.speed = w.IntSlider(
