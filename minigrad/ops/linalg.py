@@ -125,8 +125,4 @@ class Bmm(Op):
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         return binary_out(x @ y, a, b)
 
-    @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
-        a, b = ctx.saved_tensors
-        need_a, need_b = ctx.needs_input_grad
-        return (g @ f.mT(b) if need_a else None), (f.mT(a) @ g if need_b else None)
+    backward = staticmethod(Mm.backward)  # the same formula, batched by @

@@ -143,6 +143,17 @@ def _share(x: np.ndarray, y: np.ndarray, loses: np.ndarray, dtype: Any) -> Any:
     return (1 - loses - 0.5 * (x == y)).astype(dtype)
 
 
+def _choice_grads(ctx: Any, g: Any, a_loses: Any, b_loses: Any) -> tuple:
+    """maximum/minimum: each input gets ``g`` where it was chosen, half on ties."""
+    a, b = ctx.saved_tensors
+    x, y = f.data(a), f.data(b)
+    need_a, need_b = ctx.needs_input_grad
+    dt = f.data(g).dtype
+    ga = g * f.constant(_share(x, y, a_loses(x, y), dt), g) if need_a else None
+    gb = g * f.constant(_share(x, y, b_loses(x, y), dt), g) if need_b else None
+    return ga, gb
+
+
 class Maximum(BinaryOp):
     """d maximum(a, b) = (g where a > b, g where b > a), halved on ties"""
 
@@ -155,13 +166,7 @@ class Maximum(BinaryOp):
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
-        a, b = ctx.saved_tensors
-        x, y = f.data(a), f.data(b)
-        need_a, need_b = ctx.needs_input_grad
-        dt = f.data(g).dtype
-        ga = g * f.constant(_share(x, y, x < y, dt), g) if need_a else None
-        gb = g * f.constant(_share(x, y, x > y, dt), g) if need_b else None
-        return ga, gb
+        return _choice_grads(ctx, g, np.less, np.greater)
 
 
 class Minimum(BinaryOp):
@@ -176,13 +181,7 @@ class Minimum(BinaryOp):
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
-        a, b = ctx.saved_tensors
-        x, y = f.data(a), f.data(b)
-        need_a, need_b = ctx.needs_input_grad
-        dt = f.data(g).dtype
-        ga = g * f.constant(_share(x, y, x > y, dt), g) if need_a else None
-        gb = g * f.constant(_share(x, y, x < y, dt), g) if need_b else None
-        return ga, gb
+        return _choice_grads(ctx, g, np.greater, np.less)
 
 
 def _check_other(name: str, other: Any) -> None:
