@@ -1370,6 +1370,12 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         return a.unsqueeze(0).mm(b)._view(S.SqueezeDimInplace, 0)
     if da == 2 and db == 2:
         return L.Mm.apply(a, b)
+    if da == 3 and db == 3 and (a._data.shape[0] == 1) != (b._data.shape[0] == 1):
+        # PyTorch 2.13 drops a unit batch when the other side has a real one,
+        # so the product folds into one mm below
+        if a._data.shape[0] == 1:
+            return matmul(a.squeeze(0), b)
+        return matmul(a, b.squeeze(0))
     if _should_fold(a, b):
         # fold the batch of the larger operand into rows: one mm (or mv); a
         # batched right operand is used transposed: (bᵀ @ aᵀ)ᵀ, as PyTorch does
