@@ -90,6 +90,10 @@ class Tensor:
     _view_version = 0  # the version when the view's grad_fn was made
     # an output of split/unbind: made in grad mode? (in-place on it is refused)
     _multi_view: bool | None = None
+    # a view made under no_grad of a tensor that requires grad: it says it
+    # requires grad, but no gradient flows through it, and in-place changes in
+    # grad mode are refused (PyTorch's rules)
+    _no_grad_view = False
     _hooks: Any = None  # a leaf's tensor hooks (a non-leaf's live on grad_fn)
     _post_acc_hooks: Any = None
     _accumulator: Any = None  # weak reference to this leaf's AccumulateGrad
@@ -211,6 +215,8 @@ class Tensor:
         if fn is not None:
             return fn, self._output_nr
         if self._requires_grad:
+            if self._no_grad_view:  # nothing flows back through it
+                return None, 0
             return self._grad_accumulator(), 0
         return None, 0
 
@@ -866,6 +872,8 @@ class Tensor:
         out._base, out._vc, out._view_version = base, self._vc, self._vc.value
         if self._multi_view is not None:  # a view of a split's output is one too
             out._multi_view = self._multi_view and grad_mode.state.enabled
+        if not grad_mode.state.enabled and (self.requires_grad or self._no_grad_view):
+            out._no_grad_view = out._requires_grad = True
         return out
 
     def view(self, *shape: Any) -> Tensor:
@@ -959,6 +967,8 @@ class Tensor:
                 out._view_fn = lambda x, i=i: cls.view_fn(parent(x), *args)[i]
             out._base, out._vc, out._view_version = base, self._vc, self._vc.value
             out._multi_view = made_in_grad_mode
+            if not made_in_grad_mode and self.requires_grad:
+                out._no_grad_view = out._requires_grad = True
         return outs
 
     def split(self, split_size_or_sections: Any, dim: int = 0) -> tuple:
@@ -1150,7 +1160,7 @@ class Tensor:
         node (or, for a view, make the base's history a ``CopySlices``)."""
         recording = grad_mode.state.enabled
         if recording:
-            if self._multi_view is not None:
+            if self._multi_view is not None or self._no_grad_view:
                 _check_multi_view(self, args)
             _check_inplace(self)
             if self._base is not None and self._view_version != self._vc.value:
