@@ -34,6 +34,7 @@ from graphviz.quoting import quote
 from . import render
 from .dot import THEMES, Theme
 from .drawing import DEFAULT_DPI, Size
+from .widgets.roles import role_legend_html
 
 if TYPE_CHECKING:
     from .stepper import BackwardStepper
@@ -299,6 +300,7 @@ def html_page(
 <span class="mg-status"></span>
 <span class="mg-hint">arrow keys: previous / next</span>
 </div>
+{role_legend_html()}
 <div class="mg-graph" data-step="0"><div class="mg-svg">
 {_inline_svg(svg)}
 </div></div>

@@ -133,6 +133,8 @@ def test_widget_controls_and_traitlets_drive_the_stepper() -> None:
     stepper = BackwardStepper(loss, params=params)
     widget = stepper.widget()
     assert widget.graph.svg.startswith("<svg") or "<svg" in widget.graph.svg
+    legends = [c.value for c in widget.children if hasattr(c, "value")]
+    assert any("waiting in the ready queue" in str(v) for v in legends)
     widget.next_button.click()
     assert stepper.position == 1 and widget.slider.value == 1
     assert widget.graph.highlight["running"] == [stepper.frames[0].node_id]

@@ -96,6 +96,7 @@ def test_html_is_one_self_contained_page(tmp_path: Path) -> None:
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
     assert "<link" not in text and "<script src" not in text
     assert "Content-Security-Policy" in text and "default-src 'none'" in text
+    assert "waiting in the ready queue" in text  # the legend of the highlights
     # the widget's stylesheet, inlined from the package (one copy of the look)
     assert export.CSS_PATH.read_text(encoding="utf-8") in text
     data = json.loads(

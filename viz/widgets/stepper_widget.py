@@ -16,6 +16,7 @@ from typing import Any
 import ipywidgets as w
 
 from .graph_view import GraphView
+from .roles import role_legend_html
 
 
 class StepperWidget(w.VBox):
@@ -69,6 +70,7 @@ class StepperWidget(w.VBox):
             [
                 w.HBox([controls, self.view_toggle]),
                 timing,
+                w.HTML(role_legend_html()),
                 self.status,
                 self.graph,
                 self.panel,
