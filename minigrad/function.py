@@ -194,9 +194,14 @@ class BackwardCFunction(Node):
             return ()
         # Built-in formulas get plain arrays unless a graph of the backward itself
         # is being recorded; user Functions always see Tensors, as in PyTorch.
+        values = []  # a plain loop: cheaper than a comprehension on Python 3.11
         if self._forward_cls._array_backward and not grad_mode.state.enabled:
-            return tuple([s if s is None else s.array(self) for s in saved])
-        return tuple([s if s is None else s.unpack(self) for s in saved])
+            for s in saved:
+                values.append(None if s is None else s.array(self))
+        else:
+            for s in saved:
+                values.append(None if s is None else s.unpack(self))
+        return tuple(values)
 
     @property
     def saved_variables(self) -> tuple:
