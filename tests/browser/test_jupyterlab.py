@@ -1,5 +1,5 @@
-"""The stepper lesson in real JupyterLab with Debian's Chromium: Run All, click
-Next, and the highlighted (``.mg-running``) node changes.
+"""The stepper lesson in real JupyterLab 4 and Notebook 7 with Debian's Chromium:
+Run All, click Next, and the highlighted (``.mg-running``) node changes.
 
 The server runs on 127.0.0.1, a free port, with a token, in a temporary root
 holding a *copy* of the notebook (JupyterLab autosaves outputs into what it
@@ -26,6 +26,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import headless
 import pytest
@@ -55,17 +56,41 @@ def _need_modules(*names: str) -> None:
 
 
 class Lab:
-    def __init__(self, url: str, token: str, log: Path) -> None:
-        self.url, self.token, self.log = url, token, log
+    def __init__(self, url: str, token: str, log: Path, app: str) -> None:
+        self.url, self.token, self.log, self.app = url, token, log, app
+
+    def open(self, page: Any) -> None:
+        """Open the lesson and wait until its kernel is idle."""
+        from playwright.sync_api import expect
+
+        if self.app == "lab":
+            page.goto(f"{self.url}/lab/tree/{NOTEBOOK.name}?reset&token={self.token}")
+            expect(page.locator("#jp-main-statusbar")).to_contain_text(
+                "Python 3 (ipykernel) | Idle", timeout=UI_TIMEOUT_MS
+            )
+        else:  # Notebook 7 has no status bar: its toolbar names the kernel
+            page.goto(f"{self.url}/notebooks/{NOTEBOOK.name}?token={self.token}")
+            expect(page.locator(".jp-Toolbar-kernelName").first).to_have_text(
+                "Python 3 (ipykernel)", timeout=UI_TIMEOUT_MS
+            )
+            expect(
+                page.locator(".jp-Notebook-ExecutionIndicator").first
+            ).to_have_attribute("data-status", "idle", timeout=UI_TIMEOUT_MS)
 
     def log_tail(self) -> str:
         return self.log.read_text(errors="replace")[-3000:]
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+@pytest.fixture(scope="module", params=["lab", "notebook"])
+def lab(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Lab]:
+    app = request.param
     headless.need_browser()
-    _need_modules("jupyterlab", "ipykernel", "ipywidgets", "anywidget")
+    _need_modules(
+        "jupyterlab" if app == "lab" else "notebook", "ipykernel", "ipywidgets",
+        "anywidget",
+    )  # fmt: skip
     if not NOTEBOOK.exists():
         pytest.skip(f"{NOTEBOOK.name} is missing")
     from ipykernel.kernelspec import install
@@ -97,7 +122,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     port, token = _free_port(), secrets.token_hex(16)  # a fresh port per run
     log = tmp / "lab.log"
     cmd = [
-        sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
+        sys.executable, "-m", "jupyter", app, "--no-browser", "--allow-root",
         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
         "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
         f"--ServerApp.root_dir={root}",
@@ -107,14 +132,14 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
             cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
     url = f"http://127.0.0.1:{port}"
-    server = Lab(url, token, log)
+    server = Lab(url, token, log, app)
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             # Our own process must be alive: never talk to a stale server.
             if proc.poll() is not None:
                 pytest.fail(
-                    f"jupyter lab exited ({proc.returncode}):\n{server.log_tail()}"
+                    f"jupyter {app} exited ({proc.returncode}):\n{server.log_tail()}"
                 )
             try:
                 with urllib.request.urlopen(
@@ -125,7 +150,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail(f"jupyter lab did not start:\n{server.log_tail()}")
+                pytest.fail(f"jupyter {app} did not start:\n{server.log_tail()}")
             time.sleep(0.25)
         yield server
     finally:
@@ -138,16 +163,13 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
 
 
 @pytest.mark.browser
-def test_next_moves_the_highlight_in_jupyterlab(lab: Lab) -> None:
+def test_next_moves_the_highlight_in_jupyter(lab: Lab) -> None:
     from playwright.sync_api import expect
 
     with headless.chromium() as browser:
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         try:
-            page.goto(f"{lab.url}/lab/tree/{NOTEBOOK.name}?reset&token={lab.token}")
-            expect(page.locator("#jp-main-statusbar")).to_contain_text(
-                "Python 3 (ipykernel) | Idle", timeout=UI_TIMEOUT_MS
-            )
+            lab.open(page)
             page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
             page.locator(".lm-Menu .lm-Menu-itemLabel").get_by_text(
                 "Run All Cells", exact=True
