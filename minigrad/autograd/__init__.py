@@ -8,7 +8,7 @@ from ..engine import StepEvent, backward, backward_steps, grad
 from ..function import Function
 from ..grad_mode import enable_grad, no_grad, set_grad_enabled
 from ..gradcheck import GradcheckError, gradcheck, gradgradcheck
-from . import function, graph
+from . import function, functional, graph
 
 _anomaly = False
 
@@ -38,6 +38,7 @@ __all__ = [
     "backward_steps",
     "enable_grad",
     "function",
+    "functional",
     "grad",
     "gradcheck",
     "gradgradcheck",
