@@ -89,7 +89,8 @@ def _validate(node: Node, grads: Sequence, graph: bool) -> list:
             grads[i] = None
         elif meta:
             shape, dtype = meta[i]
-            if g.shape != shape or g.dtype is not dtype:
+            d = g._data if isinstance(g, Tensor) else g  # create_graph: Tensors
+            if d.shape != shape or d.dtype is not dtype:
                 grads[i] = _conform(node, i, g)
     return grads
 
@@ -235,11 +236,12 @@ class GraphTask:
                         stack.append(nxt)
 
         self.needed: set | None = None
+        self.leads: set = set()
         self.captures: dict[Node, list[tuple[int, int]]] = {}
         if inputs is not None:
             for i, (fn, nr) in enumerate(inputs):
                 self.captures.setdefault(fn, []).append((i, nr))
-            self.needed = _needed(seen, set(self.captures))
+            self.needed, self.leads = _needed(seen, set(self.captures))
         self.captured: list[Any] = [None] * (len(inputs) if inputs else 0)
 
         self.buffers: dict[Node, list] = {}
@@ -309,9 +311,7 @@ class GraphTask:
         if self.needed is not None:
             # with inputs=, a node runs only if it leads on to another input
             # (the AccumulateGrad of an input runs for backward, not for grad)
-            run = (is_acc and self.accumulate) or any(
-                nxt is not None and nxt in self.needed for nxt, _ in node.next_functions
-            )
+            run = (is_acc and self.accumulate) or node in self.leads
         outs: list = []
         if run:
             if node._pre_hooks:
@@ -435,21 +435,24 @@ def _retain(t: Any, g: Any, graph: bool) -> None:
         t._grad = Tensor._make(t._grad._data + g, False)
 
 
-def _needed(nodes: set, targets: set) -> set:
-    """The nodes from which some target can be reached (only they need to run)."""
+def _needed(nodes: set, targets: set) -> tuple[set, set]:
+    """The nodes from which some target can be reached (only they need to run),
+    and those of them that lead on to another needed node (only they execute)."""
     parents: dict[Node, list[Node]] = {}
     for n in nodes:
         for nxt, _ in n.next_functions:
             if nxt is not None:
                 parents.setdefault(nxt, []).append(n)
     needed = set(t for t in targets if t in nodes)
+    leads: set = set()
     stack = list(needed)
     while stack:
         for p in parents.get(stack.pop(), ()):
+            leads.add(p)
             if p not in needed:
                 needed.add(p)
                 stack.append(p)
-    return needed
+    return needed, leads
 
 
 # ------------------------------------------------------------------ entry points
