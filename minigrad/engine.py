@@ -224,13 +224,18 @@ class GraphTask:
         accumulate: bool,
     ) -> None:
         self.keep_graph, self.graph, self.accumulate = keep_graph, graph, accumulate
-        self.deps: dict[Node, int] = {}
+        self.deps = deps = {}
+        # with inputs=, the walk also notes each node's parents (see _needed)
+        parents: dict[Node, list[Node]] | None = {} if inputs is not None else None
         seen = {fn for fn, _ in roots}
         stack = list(seen)
         while stack:  # 1. count the edges into every reachable node
-            for nxt, _ in stack.pop().next_functions:
+            node = stack.pop()
+            for nxt, _ in node.next_functions:
                 if nxt is not None:
-                    self.deps[nxt] = self.deps.get(nxt, 0) + 1
+                    deps[nxt] = deps.get(nxt, 0) + 1
+                    if parents is not None:
+                        parents.setdefault(nxt, []).append(node)
                     if nxt not in seen:
                         seen.add(nxt)
                         stack.append(nxt)
@@ -238,10 +243,11 @@ class GraphTask:
         self.needed: set | None = None
         self.leads: set = set()
         self.captures: dict[Node, list[tuple[int, int]]] = {}
-        if inputs is not None:
+        if parents is not None:
             for i, (fn, nr) in enumerate(inputs):
                 self.captures.setdefault(fn, []).append((i, nr))
-            self.needed, self.leads = _needed(seen, set(self.captures))
+            targets = {fn for fn in self.captures if fn in seen}
+            self.needed, self.leads = _needed(parents, targets)
         self.captured: list[Any] = [None] * (len(inputs) if inputs else 0)
 
         self.buffers: dict[Node, list] = {}
@@ -435,16 +441,10 @@ def _retain(t: Any, g: Any, graph: bool) -> None:
         t._grad = Tensor._make(t._grad._data + g, False)
 
 
-def _needed(nodes: set, targets: set) -> tuple[set, set]:
+def _needed(parents: dict, targets: set) -> tuple[set, set]:
     """The nodes from which some target can be reached (only they need to run),
     and those of them that lead on to another needed node (only they execute)."""
-    parents: dict[Node, list[Node]] = {}
-    for n in nodes:
-        for nxt, _ in n.next_functions:
-            if nxt is not None:
-                parents.setdefault(nxt, []).append(n)
-    needed = set(t for t in targets if t in nodes)
-    leads: set = set()
+    needed, leads = set(targets), set()
     stack = list(needed)
     while stack:
         for p in parents.get(stack.pop(), ()):
