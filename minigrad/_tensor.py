@@ -68,8 +68,31 @@ def _scalar(value: Any) -> Tensor:
 _NO_DIM: Any = object()  # var()/std() called without a dim
 
 
-def _as_tensor(value: Any) -> Tensor:
-    return value if isinstance(value, Tensor) else _scalar(value)
+# What an operator accepts besides a Tensor; anything else is refused the way
+# PyTorch refuses it (``x + None`` is a TypeError, never a tensor of nan).
+_NUMBER = (int, float, np.number, np.bool_)
+
+
+def _operand(value: Any) -> Tensor | None:
+    """The right operand of ``tensor <op> value`` as a tensor, or None when the
+    operator does not take it (numpy arrays count as tensors, as in PyTorch)."""
+    if isinstance(value, _NUMBER):
+        return _scalar(value)
+    if isinstance(value, np.ndarray):
+        return Tensor._make(value, False)
+    return None
+
+
+def _as_tensor(value: Any, fn: str = "") -> Tensor:
+    """A tensor argument of method ``fn``: a Tensor, or a wrapped Python number."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, _NUMBER):
+        return _scalar(value)
+    raise TypeError(
+        f"{fn}(): argument 'other' (position 1) must be Tensor, not "
+        f"{type(value).__name__}"
+    )
 
 
 class Tensor:
@@ -99,6 +122,9 @@ class Tensor:
     _accumulator: Any = None  # weak reference to this leaf's AccumulateGrad
     _retains_grad = False
     _wrapped_number = False  # a Python number an operator wrapped (``a * 2``)
+    # numpy defers ``ndarray <op> tensor`` to the tensor (which refuses it, as
+    # PyTorch does) instead of looping over the tensor's elements
+    __array_priority__ = 1000
 
     def __init__(self, data: Any = (), requires_grad: bool = False) -> None:
         from .creation import _to_array
@@ -449,51 +475,65 @@ class Tensor:
     # -------------------------------------------------------------- arithmetic
     def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
         if alpha == 1:
-            return A.Add.apply(self, _as_tensor(other))
-        return A.Add.apply(self, _as_tensor(other), alpha)
+            return A.Add.apply(self, _as_tensor(other, "add"))
+        return A.Add.apply(self, _as_tensor(other, "add"), alpha)
 
     def sub(self, other: Any, *, alpha: Any = 1) -> Tensor:
         if alpha == 1:
-            return A.Sub.apply(self, _as_tensor(other))
-        return A.Sub.apply(self, _as_tensor(other), alpha)
+            return A.Sub.apply(self, _as_tensor(other, "sub"))
+        return A.Sub.apply(self, _as_tensor(other, "sub"), alpha)
 
     def mul(self, other: Any) -> Tensor:
-        return A.Mul.apply(self, _as_tensor(other))
+        return A.Mul.apply(self, _as_tensor(other, "mul"))
 
     def div(self, other: Any) -> Tensor:
-        return A.Div.apply(self, _as_tensor(other))
+        return A.Div.apply(self, _as_tensor(other, "div"))
 
+    # Operators return NotImplemented for what they don't accept, so Python
+    # raises its own "unsupported operand type(s)" error, as with PyTorch.
     def __add__(self, other: Any) -> Tensor:
         if isinstance(other, Tensor):
             return A.Add.apply(self, other)
-        return A.Add.apply(self, _scalar(other))
+        o = _operand(other)
+        return NotImplemented if o is None else A.Add.apply(self, o)
 
     def __radd__(self, other: Any) -> Tensor:
-        return A.Add.apply(self, _scalar(other))
+        if isinstance(other, _NUMBER):
+            return A.Add.apply(self, _scalar(other))
+        return NotImplemented
 
     def __sub__(self, other: Any) -> Tensor:
         if isinstance(other, Tensor):
             return A.Sub.apply(self, other)
-        return A.Sub.apply(self, _scalar(other))
+        o = _operand(other)
+        return NotImplemented if o is None else A.Sub.apply(self, o)
 
     def __rsub__(self, other: Any) -> Tensor:
-        return A.RsubScalar.apply(self, other)
+        if isinstance(other, _NUMBER):
+            return A.RsubScalar.apply(self, other)
+        return NotImplemented
 
     def __mul__(self, other: Any) -> Tensor:
         if isinstance(other, Tensor):
             return A.Mul.apply(self, other)
-        return A.Mul.apply(self, _scalar(other))
+        o = _operand(other)
+        return NotImplemented if o is None else A.Mul.apply(self, o)
 
     def __rmul__(self, other: Any) -> Tensor:
-        return A.Mul.apply(self, _scalar(other))
+        if isinstance(other, _NUMBER):
+            return A.Mul.apply(self, _scalar(other))
+        return NotImplemented
 
     def __truediv__(self, other: Any) -> Tensor:
         if isinstance(other, Tensor):
             return A.Div.apply(self, other)
-        return A.Div.apply(self, _scalar(other))
+        o = _operand(other)
+        return NotImplemented if o is None else A.Div.apply(self, o)
 
     def __rtruediv__(self, other: Any) -> Tensor:
-        return self.reciprocal() * other  # what PyTorch records for ``2 / a``
+        if isinstance(other, _NUMBER):
+            return self.reciprocal() * other  # what PyTorch records for ``2 / a``
+        return NotImplemented
 
     def __neg__(self) -> Tensor:
         return A.Neg.apply(self)
@@ -506,24 +546,41 @@ class Tensor:
     def __pow__(self, exponent: Any) -> Tensor:
         if isinstance(exponent, Tensor):
             return A.PowTensor.apply(self, exponent)
-        return A.PowScalar.apply(self, exponent)
+        if isinstance(exponent, _NUMBER):
+            return A.PowScalar.apply(self, exponent)
+        return NotImplemented
 
-    pow = __pow__
+    def pow(self, exponent: Any) -> Tensor:
+        out = self.__pow__(exponent)
+        if out is NotImplemented:
+            raise TypeError(
+                "pow(): argument 'exponent' (position 1) must be Tensor, not "
+                f"{type(exponent).__name__}"
+            )
+        return out
 
     def __rpow__(self, base: Any) -> Tensor:
-        return A.RpowScalar.apply(self, base)
+        if isinstance(base, _NUMBER):
+            return A.RpowScalar.apply(self, base)
+        return NotImplemented
 
     def __matmul__(self, other: Tensor) -> Tensor:
+        if isinstance(other, np.ndarray):
+            other = Tensor._make(other, False)
+        if not isinstance(other, Tensor):
+            return NotImplemented
         return matmul(self, other)
 
     def __rmatmul__(self, other: Tensor) -> Tensor:
-        return matmul(_as_tensor(other), self)
+        return NotImplemented  # only Tensor @ Tensor
 
     def square(self) -> Tensor:
         return A.PowScalar.apply(self, 2)
 
     # comparisons give bool tensors and are never differentiable
     def _compare(self, other: Any, op: Callable) -> Tensor:
+        if not isinstance(other, (Tensor, *_NUMBER)):
+            return NotImplemented  # e.g. x < None: Python's TypeError
         o = other._data if isinstance(other, Tensor) else other
         try:
             return Tensor._make(np.asarray(op(self._data, o)), False)
@@ -532,9 +589,13 @@ class Tensor:
             raise
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if other is None or isinstance(other, str):
+            return False  # as PyTorch: x == None is plain False
         return self._compare(other, np.equal)
 
     def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if other is None or isinstance(other, str):
+            return True
         return self._compare(other, np.not_equal)
 
     def __lt__(self, other: Any) -> Tensor:
@@ -1130,6 +1191,11 @@ class Tensor:
         return S.Index.apply(self, np_key, indices)
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        if not isinstance(value, (Tensor, *_NUMBER)):
+            raise TypeError(
+                f"can't assign a {type(value).__name__} to a "
+                f"minigrad.{self.dtype._legacy}"
+            )
         value = _as_tensor(value)
         if (
             isinstance(key, (Tensor, list, np.ndarray))
@@ -1192,19 +1258,19 @@ class Tensor:
 
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         if alpha == 1:
-            return self._inplace(A.Add, _as_tensor(other))
-        return self._inplace(A.Add, _as_tensor(other), alpha)
+            return self._inplace(A.Add, _as_tensor(other, "add_"))
+        return self._inplace(A.Add, _as_tensor(other, "add_"), alpha)
 
     def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         if alpha == 1:
-            return self._inplace(A.Sub, _as_tensor(other))
-        return self._inplace(A.Sub, _as_tensor(other), alpha)
+            return self._inplace(A.Sub, _as_tensor(other, "sub_"))
+        return self._inplace(A.Sub, _as_tensor(other, "sub_"), alpha)
 
     def mul_(self, other: Any) -> Tensor:
-        return self._inplace(A.Mul, _as_tensor(other))
+        return self._inplace(A.Mul, _as_tensor(other, "mul_"))
 
     def div_(self, other: Any) -> Tensor:
-        return self._inplace(A.Div, _as_tensor(other))
+        return self._inplace(A.Div, _as_tensor(other, "div_"))
 
     def pow_(self, exponent: Any) -> Tensor:
         if isinstance(exponent, Tensor):
@@ -1235,7 +1301,7 @@ class Tensor:
         return self._inplace(S.Fill, value)
 
     def copy_(self, src: Any) -> Tensor:
-        return self._inplace(S.Copy, _as_tensor(src))
+        return self._inplace(S.Copy, _as_tensor(src, "copy_"))
 
     __iadd__ = add_
     __isub__ = sub_

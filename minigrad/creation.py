@@ -256,9 +256,18 @@ def eye(
     return _finish(Tensor._make(data, False), requires_grad)
 
 
+def _check_input(t: Any, fn: str) -> None:
+    if not isinstance(t, Tensor):
+        raise TypeError(
+            f"{fn}(): argument 'input' (position 1) must be Tensor, not "
+            f"{type(t).__name__}"
+        )
+
+
 def _like(
     t: Tensor, maker: Any, dtype: dt.dtype | None, requires_grad: bool, *args: Any
 ) -> Tensor:
+    _check_input(t, f"{maker.__name__}_like")
     return maker(t.shape, *args, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
@@ -289,6 +298,7 @@ def empty_like(
     requires_grad: bool = False,
     device: Any = None,
 ) -> Tensor:
+    _check_input(t, "empty_like")
     return _like(t, zeros, dtype, requires_grad)
 
 
@@ -300,6 +310,7 @@ def full_like(
     requires_grad: bool = False,
     device: Any = None,
 ) -> Tensor:
+    _check_input(t, "full_like")
     return full(
         t.shape, fill_value, dtype=dtype or t.dtype, requires_grad=requires_grad
     )

@@ -609,6 +609,8 @@ def grad(
 ) -> tuple:
     """Return the gradients of ``outputs`` with respect to ``inputs`` (nothing is
     accumulated into ``.grad``)."""
+    if outputs is None:  # PyTorch makes a tuple of it
+        raise TypeError("'NoneType' object is not iterable")
     outs = _tensors(outputs)
     ins = _tensors(inputs)
     grads = _tensors(grad_outputs) if grad_outputs is not None else [None] * len(outs)
