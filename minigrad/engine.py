@@ -314,10 +314,10 @@ class GraphTask:
             self._capture(node, grads, ev)
 
         run = True
-        if self.needed is not None:
-            # with inputs=, a node runs only if it leads on to another input
-            # (the AccumulateGrad of an input runs for backward, not for grad)
-            run = (is_acc and self.accumulate) or node in self.leads
+        if self.needed is not None and not self.accumulate:
+            # autograd.grad runs a node only if it leads on to another input
+            # (backward(inputs=...) runs every needed node, inputs' included)
+            run = node in self.leads
         outs: list = []
         if run:
             if node._pre_hooks:
@@ -398,11 +398,6 @@ class GraphTask:
             self.captured[i] = g if old is None else old + g
             if ev is not None:
                 ev.captured.append((i, self.captured[i]))
-            if self.accumulate and type(node) is not AccumulateGrad:
-                # backward(inputs=[non_leaf]) fills that tensor's .grad
-                ref = node.__dict__.get("_input_tensors", {}).get(nr)
-                if ref is not None and ref() is not None:
-                    _retain(ref(), g, self.graph)
 
     def _send(self, node: Node, outs: list) -> None:
         """4. Add each gradient into the buffer at the other end of its edge; a
@@ -508,23 +503,18 @@ def _root_edges(outputs: list) -> list:
 
 
 def _input_edges(inputs: list, for_grad: bool) -> list:
+    """The edges of ``inputs=``; for backward(), PyTorch first calls
+    ``retain_grad()`` on each, which is how a non-leaf input gets its .grad."""
     edges = []
     for t in inputs:
-        if not t.requires_grad:
+        if not for_grad:
+            t.retain_grad()
+        elif not t.requires_grad:
             raise RuntimeError(
                 "One of the differentiated Tensors does not require grad"
             )
         fn = t.grad_fn
-        if fn is None:
-            edges.append((t._grad_accumulator(), 0))
-        else:
-            edges.append((fn, t._output_nr))
-            if not for_grad:  # backward(inputs=[non_leaf]) fills its .grad
-                import weakref
-
-                fn.__dict__.setdefault("_input_tensors", {})[t._output_nr] = (
-                    weakref.ref(t)
-                )
+        edges.append((t._grad_accumulator(), 0) if fn is None else (fn, t._output_nr))
     return edges
 
 
@@ -548,22 +538,11 @@ def backward_task(
         )
     if retain_graph is None:
         retain_graph = create_graph
-    if create_graph:
-        warnings.warn(
-            "Using backward() with create_graph=True will create a reference cycle "
-            "between the parameter and its gradient which can cause a memory leak. "
-            "We recommend using autograd.grad when creating the graph to avoid this. "
-            "If you have to use this function, make sure to reset the .grad fields "
-            "of your parameters to None after use to break the cycle and avoid the "
-            "leak.",
-            UserWarning,
-            stacklevel=4,
-        )
     input_list = _tensors(inputs)
     if inputs is not None and not input_list:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    root_grads = _make_grads(outputs, grads, create_graph)  # checked first
     roots = _root_edges(outputs)
-    root_grads = _make_grads(outputs, grads, create_graph)
     edges = _input_edges(input_list, False) if input_list else None
     return GraphTask(roots, root_grads, retain_graph, create_graph, edges, True)
 
@@ -594,6 +573,17 @@ def backward(
     if grad_variables is not None:
         grad_tensors = grad_variables
     backward_task(tensors, grad_tensors, retain_graph, create_graph, inputs).run()
+    if create_graph:  # PyTorch's warning surfaces once the pass has run
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle "
+            "between the parameter and its gradient which can cause a memory leak. "
+            "We recommend using autograd.grad when creating the graph to avoid this. "
+            "If you have to use this function, make sure to reset the .grad fields "
+            "of your parameters to None after use to break the cycle and avoid the "
+            "leak.",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def grad(
