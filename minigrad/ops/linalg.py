@@ -7,11 +7,45 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
+from .._dtype import from_numpy_dtype
 from ._common import Op, binary_out
 
 
 def _strides(x: np.ndarray) -> tuple[int, ...]:
     return tuple(s // x.itemsize for s in x.strides)
+
+
+# PyTorch's matrix products do not promote dtypes; each kernel words the error
+# in its own way, with C++ type names.
+_CPP = {"float64": "double", "float32": "float", "float16": "c10::Half",
+        "int64": "long int", "int32": "int", "int16": "short int",
+        "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}  # fmt: skip
+
+
+def _scalar_type(x: np.ndarray) -> str:
+    """``Float``, ``Double``... as PyTorch's ScalarType prints."""
+    return from_numpy_dtype(x.dtype)._legacy.replace("Tensor", "")
+
+
+def _same_dtype(kind: str, x: np.ndarray, y: np.ndarray) -> None:
+    if x.dtype == y.dtype:
+        return
+    if kind == "dot":
+        msg = (
+            "dot : expected both vectors to have same dtype, but found "
+            f"{_scalar_type(x)} and {_scalar_type(y)}"
+        )
+    elif kind == "mv":
+        v, m = _scalar_type(y), _scalar_type(x)
+        msg = f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}"
+    elif kind == "mm":
+        msg = (
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{_CPP[x.dtype.name]} != {_CPP[y.dtype.name]}"
+        )
+    else:
+        msg = f"expected scalar type {_scalar_type(x)} but found {_scalar_type(y)}"
+    raise RuntimeError(msg)
 
 
 class Dot(Op):
@@ -22,6 +56,7 @@ class Dot(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Any:
         x, y = a._data, b._data
+        _same_dtype("dot", x, y)
         if x.ndim != 1 or y.ndim != 1:
             raise RuntimeError(
                 f"1D tensors expected, but got {x.ndim}D and {y.ndim}D tensors"
@@ -51,6 +86,7 @@ class Mv(Op):
     @staticmethod
     def forward(ctx: Any, m: Any, v: Any) -> Any:
         x, y = m._data, v._data
+        _same_dtype("mv", x, y)
         if x.shape[1] != y.shape[0]:
             raise RuntimeError(
                 f"size mismatch, got input ({x.shape[0]}), mat "
@@ -81,6 +117,7 @@ class Mm(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Any:
         x, y = a._data, b._data
+        _same_dtype("mm", x, y)
         if x.ndim != 2 or y.ndim != 2:
             bad = "self" if x.ndim != 2 else "mat2"
             raise RuntimeError(f"{bad} must be a matrix")
@@ -113,6 +150,7 @@ class Bmm(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Any:
         x, y = a._data, b._data
+        _same_dtype("bmm", x, y)
         if x.ndim != 3 or y.ndim != 3:
             bad = "batch1" if x.ndim != 3 else "batch2"
             raise RuntimeError(f"{bad} must be a 3D tensor")
