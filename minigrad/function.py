@@ -324,8 +324,9 @@ class FunctionMeta(type):
         for i, slot in enumerate(saved):
             attrs[f"_saved_{slot}"] = _saved_tensor_property(i)
             attrs[f"_raw_saved_{slot}"] = _raw_saved_property(i)
+        freed = ns.get("saved_tensor_lists", ())
         for attr in ns.get("saved_attrs", ()):
-            attrs[f"_saved_{attr}"] = _saved_attr_property(attr)
+            attrs[f"_saved_{attr}"] = _saved_attr_property(attr, attr in freed)
         base = ns.get("node_base", BackwardCFunction)
         cls._backward_cls = type(node_name, (base,), attrs)
         cls._backward_cls.__module__ = cls.__module__
@@ -355,8 +356,16 @@ def _raw_saved_property(i: int) -> property:
     return property(get)
 
 
-def _saved_attr_property(attr: str) -> property:
-    return property(lambda node: node.__dict__[attr])
+def _saved_attr_property(attr: str, freed_with_graph: bool) -> property:
+    """A non-tensor saved value; a list of tensors (e.g. indexing's ``indices``)
+    is freed by backward like any saved tensor."""
+
+    def get(node: BackwardCFunction) -> Any:
+        if freed_with_graph and node._released:
+            raise RuntimeError(ERR_BACKWARD_TWICE)
+        return node.__dict__[attr]
+
+    return property(get)
 
 
 class Function(metaclass=FunctionMeta):

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _formula as f
 from .._dtype import result_type
-from ..function import BackwardCFunction, Node
+from ..function import ERR_BACKWARD_TWICE, BackwardCFunction, Node
 from ._common import Op
 from .reduction import along_key, normalize_dims
 
@@ -356,10 +356,13 @@ class Index(Op):
     """d a[indices] = g scattered (added) at those indices of zeros like a"""
 
     node_name, saved_attrs = "IndexBackward0", ("indices", "self_sym_sizes")
+    saved_tensor_lists = ("indices",)
 
     @staticmethod
     def forward(ctx: Any, a: Any, key: Any, indices: tuple) -> Any:
         ctx.key, ctx.indices, ctx.self_sym_sizes = key, indices, a._data.shape
+        # the index tensors are saved, so backward frees them like any other
+        ctx.save_for_backward(*[t for t in indices if t is not None])
         try:
             return np.array(a._data[key])
         except IndexError as e:  # numpy says "axis" where PyTorch says "dimension"
@@ -367,6 +370,7 @@ class Index(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
+        ctx.saved_tensors  # noqa: B018 - raises if an earlier backward freed them
         return f.index_add(g, ctx.self_sym_sizes, ctx.key), None, None
 
 
@@ -753,6 +757,8 @@ class CopySlices(_Qualified, Node):
         from ..engine import call_node
 
         (g,) = grads
+        if self.fn is None:  # released by an earlier backward
+            raise RuntimeError(ERR_BACKWARD_TWICE)
         if not isinstance(g, (np.ndarray, np.generic)):  # create_graph: on Tensors
             flat = _view_positions(self.view_fn, g.shape)
             res = call_node(self.fn, [g.reshape(-1)[flat]], graph=True)
@@ -769,10 +775,13 @@ class CopySlices(_Qualified, Node):
         return (result,) + tuple(res[1:])
 
     def saved_names(self) -> list[str]:
-        return self.fn.saved_names()
+        return [] if self.fn is None else self.fn.saved_names()
 
     def release_variables(self) -> None:
-        self.fn.release_variables()
+        # PyTorch drops the wrapped node: a second backward through it raises
+        if self.fn is not None:
+            self.fn.release_variables()
+            self.fn = None
 
 
 class AsStridedBackward0(Node):
