@@ -1224,6 +1224,13 @@ class Tensor:
         """Run op ``cls`` out of place, write the result into this tensor's memory,
         bump the shared version, and make this tensor's history end in the op's
         node (or, for a view, make the base's history a ``CopySlices``)."""
+        data = self._data
+        if not data.flags.writeable and _overlaps(data):
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to "
+                "tensor refers to a single memory location. Please clone() the "
+                "tensor before performing the operation."
+            )
         recording = grad_mode.state.enabled
         if recording:
             if self._multi_view is not None or self._no_grad_view:
@@ -1360,6 +1367,11 @@ def _check_multi_view(t: Tensor, args: tuple) -> None:
             "tracked)."
         )
     raise RuntimeError(msg)
+
+
+def _overlaps(data: np.ndarray) -> bool:
+    """An expanded array: several elements share one memory location."""
+    return any(st == 0 and n > 1 for st, n in zip(data.strides, data.shape))
 
 
 def _snapshot_saved_self(node: Node, t: Tensor) -> None:

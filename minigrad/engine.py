@@ -153,31 +153,30 @@ def _zeros_for(node: Node, output_nr: int) -> np.ndarray:
 
 
 def accumulate_into(var: Any, g: Any, create_graph: bool) -> None:
-    """What AccumulateGrad does: ``var.grad = g`` the first time, ``+= g`` after."""
+    """What AccumulateGrad does: ``var.grad = g`` the first time, ``+= g`` after.
+
+    The first gradient goes into a fresh buffer laid out like the leaf (never
+    shared with another gradient; row-major for a row-major leaf). With
+    ``create_graph`` that is a recorded copy (CopyBackwards) and later ones add
+    out of place (AddBackward0); otherwise later ones add in place, into the
+    same ``.grad`` object, as PyTorch does."""
     old = var._grad
-    if isinstance(g, Tensor):
-        if old is None:
+    if old is None:
+        order = "C" if var._data.flags.c_contiguous else "K"
+        if isinstance(g, Tensor):  # create_graph: the copy is part of the graph
             from .ops.shape import Copy
 
-            # PyTorch copies into a fresh buffer, which records CopyBackwards
             shell = Tensor._make(np.empty(var._data.shape, var._data.dtype), False)
-            var._grad = Copy.apply(shell, g) if g.requires_grad else g.detach()
-        elif create_graph or old.requires_grad:
-            var._grad = old + g
+            new = Copy.apply(shell, g)
+            new._vc.value += 1  # copy_ wrote into the buffer
+            var._grad = new
         else:
-            old._data += g._data
-            old._vc.value += 1
-    elif old is None:
-        # a fresh buffer laid out like the leaf (as PyTorch's AccumulateGrad
-        # does): never shared with another gradient, and row-major for a
-        # row-major leaf even when the formula produced a transposed view
-        order = "C" if var._data.flags.c_contiguous else "K"
-        grad = np.array(g, dtype=var._data.dtype, copy=True, order=order)
-        var._grad = Tensor._make(grad, False)
-    elif old.requires_grad:
-        var._grad = old + Tensor._make(g, False)
+            grad = np.array(g, dtype=var._data.dtype, copy=True, order=order)
+            var._grad = Tensor._make(grad, False)
+    elif create_graph:
+        var._grad = old + g
     else:
-        old._data += g
+        old._data += g._data if isinstance(g, Tensor) else g
         old._vc.value += 1
     for hook in (var._post_acc_hooks or {}).values():
         hook(var)
@@ -630,5 +629,7 @@ def grad(
         elif isinstance(g, Tensor):
             result.append(g)
         else:
-            result.append(Tensor._make(np.array(g, dtype=t._data.dtype), False))
+            # the engine's own buffer, as PyTorch returns it (an expanded
+            # gradient stays expanded: writing into it in place is refused)
+            result.append(Tensor._make(np.asarray(g, dtype=t._data.dtype), False))
     return tuple(result)
