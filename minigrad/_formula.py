@@ -70,8 +70,10 @@ def unsqueeze_dims(g: Any, dims: tuple, ndim: int) -> Any:
 
 
 def mT(x: Any) -> Any:  # noqa: N802 - PyTorch's name
-    """Swap the last two dims."""
-    return np.swapaxes(x, -1, -2) if isinstance(x, ndarray) else x.transpose(-1, -2)
+    """Swap the last two dims (``t()`` for a matrix, as PyTorch's formulas do)."""
+    if isinstance(x, ndarray):
+        return np.swapaxes(x, -1, -2)
+    return x.t() if x.ndim == 2 else x.transpose(-1, -2)
 
 
 def outer(a: Any, b: Any) -> Any:

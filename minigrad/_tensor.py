@@ -1455,7 +1455,10 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if da == 2 and db == 1:
         return L.Mv.apply(a, b)
     if da == 1 and db == 2:
-        return a.unsqueeze(0).mm(b)._view(S.SqueezeDimInplace, 0)
+        out = a.unsqueeze(0).mm(b)._view(S.SqueezeDimInplace, 0)
+        out._vc.value += 1  # PyTorch squeezes in place (squeeze_): version 1
+        out._view_version = out._vc.value
+        return out
     if da == 2 and db == 2:
         return L.Mm.apply(a, b)
     if da == 3 and db == 3 and (a._data.shape[0] == 1) != (b._data.shape[0] == 1):
