@@ -281,10 +281,12 @@ class GraphTask:
         state = grad_mode.state
         prev, state.enabled = state.enabled, self.graph
         try:
-            event = None
-            while self.ready and (limit is None or limit > 0):
-                event = self.run_next(trace)
-                limit = None if limit is None else limit - 1
+            # inf and nan in gradients pass silently, as in PyTorch
+            with np.errstate(all="ignore"):
+                event = None
+                while self.ready and (limit is None or limit > 0):
+                    event = self.run_next(trace)
+                    limit = None if limit is None else limit - 1
             return event
         finally:
             state.enabled = prev

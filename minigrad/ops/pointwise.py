@@ -24,7 +24,8 @@ class Exp(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Any) -> Any:
-        out = np.exp(_float(a._data))
+        with np.errstate(over="ignore"):  # exp overflows to inf silently
+            out = np.exp(_float(a._data))
         ctx.save_for_backward(out)
         return out
 
