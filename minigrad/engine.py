@@ -257,7 +257,7 @@ class GraphTask:
         self.index = 0
         self.running: Node | None = None  # the node being run (kept if it raised)
         for fn in dict.fromkeys(fn for fn, _ in roots):
-            if self.deps.get(fn, 0) == 0 and (self.needed is None or fn in self.needed):
+            if self.deps.get(fn, 0) == 0:  # a root's tensor hooks always run
                 self._push(fn)
 
     # Iterating a task runs it one node per next(), returning that node's
@@ -315,10 +315,10 @@ class GraphTask:
             self._capture(node, grads, ev)
 
         run = True
-        if self.needed is not None and not self.accumulate:
-            # autograd.grad runs a node only if it leads on to another input
-            # (backward(inputs=...) runs every needed node, inputs' included)
-            run = node in self.leads
+        if self.needed is not None:
+            # autograd.grad runs a node only if it leads on to another input;
+            # backward(inputs=...) runs every needed node, inputs' included
+            run = node in (self.needed if self.accumulate else self.leads)
         outs: list = []
         if run:
             if node._pre_hooks:
