@@ -1380,14 +1380,22 @@ def _snapshot_saved_self(node: Node, t: Tensor) -> None:
     from .function import SavedTensor
 
     saved = node._saved
-    if saved and any(s is not None and s.tensor is t for s in saved):
+    names = node._slot_names or ("self",)
+    # only the ``self`` slot holds the old value; another slot that saved the
+    # same tensor (``t.mul_(t)``'s ``other``) sees the write and will fail its
+    # version check in backward, as in PyTorch
+    is_self = [
+        s is not None and s.tensor is t and name == "self"
+        for name, s in zip(names, saved or ())
+    ]
+    if any(is_self):
         # the copy keeps t's history so create_graph can differentiate through it
         old = Tensor._make(t._data.copy(), t._requires_grad)
         old._grad_fn, old._output_nr = t.grad_fn, t._output_nr
         node._saved = tuple(
-            SavedTensor(old, False) if s is not None and s.tensor is t else s
-            for s in saved
-        )
+            SavedTensor(old, False) if self_slot else s
+            for self_slot, s in zip(is_self, saved)
+        ) + tuple(saved[len(is_self) :])
 
 
 def _rebind_saved_result(node: Node, t: Tensor) -> None:
