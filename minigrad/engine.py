@@ -338,6 +338,13 @@ class GraphTask:
                 outs = _call(node, grads, graph)
             else:
                 outs = [None] * len(node.next_functions)
+            if self.needed is not None and outs:
+                # with inputs=, only the gradients a needed edge wants exist
+                needed = self.needed
+                outs = [
+                    g if nxt is not None and nxt in needed else None
+                    for g, (nxt, _) in zip(outs, node.next_functions)
+                ]
             if node._post_hooks:
                 outs = self._post_hooks(node, grads, outs, ev)
             if not self.keep_graph:
