@@ -1,0 +1,698 @@
+"""Randomized differential test of the autograd *engine semantics*.
+
+Hypothesis writes small PyTorch programs as source text: leaves (float32 /
+float64, with or without requires_grad), intermediates from a few ops (mul,
+add, exp, tanh, sum / mean, matmul, view / reshape / t, indexing, detach /
+.data), ``retain_grad``, tensor hooks, node hooks and prehooks (some replacing
+grads), post-accumulate-grad hooks, ``handle.remove()``, in-place ops on
+intermediates, views and leaves (inside and outside ``no_grad``),
+``backward`` / ``autograd.grad`` with their options, and grad zeroing.
+
+Each program runs under torch and under minigrad through the differential
+harness and the two transcripts must be identical.  Every step is wrapped in
+``try`` / ``except`` printing the error, so a step that raises (leaf in-place,
+version mismatch, backward twice, ...) is compared as well and the program
+goes on.  Values are rounded to 3 significant digits so float32 kernel noise
+does not count.
+
+``MINIGRAD_ENGINE_FUZZ_EXAMPLES`` sets the number of examples (default 300);
+run thousands locally, e.g. with ``--hypothesis-seed=N``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from harness import compare, diff
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("torch")
+
+Draw = Callable[[st.SearchStrategy], Any]
+
+MAX_EXAMPLES = int(os.environ.get("MINIGRAD_ENGINE_FUZZ_EXAMPLES", "300"))
+
+# Helpers every generated program starts with.  ``r`` rounds a ``tolist()``
+# to 3 significant digits, through 6 so that float32 kernels one ulp apart
+# rarely round differently, and flushes tiny values (cancellation noise) and
+# -0.0 to 0.0.
+PRELUDE = """\
+import torch
+
+
+def r(v):
+    if isinstance(v, list):
+        return [r(x) for x in v]
+    if abs(v) < 1e-6:
+        return 0.0
+    return float(f"{float(f'{v:.6g}'):.3g}") + 0.0
+
+
+def fn(t):
+    g = t.grad_fn
+    if g is None:
+        return None
+    nf = [(None if f is None else type(f).__name__, nr) for f, nr in g.next_functions]
+    return type(g).__name__, nf
+
+
+def show(name, t):
+    if t is None:
+        print(name, None)
+        return
+    print(name, r(t.tolist()), t.dtype, tuple(t.shape), t.is_leaf, t.requires_grad,
+          t._version, fn(t))
+
+
+def grads(**ts):
+    for name, t in ts.items():
+        g = None if t is None else t.grad
+        print(name, "grad", None if g is None else (r(g.tolist()), fn(g)))
+
+
+def vals(gs):
+    return [None if g is None else (tuple(g.shape), r(g.tolist())) for g in gs]
+
+
+def thook(tag, scale):
+    def hook(g):
+        print("tensor hook", tag, r(g.tolist()))
+        if scale is not None:
+            return g * scale
+    return hook
+
+
+def nhook(tag, node, scale):
+    def hook(grad_inputs, grad_outputs):
+        print("node hook", tag, type(node).__name__, vals(grad_outputs))
+        print("  grad_inputs", vals(grad_inputs))
+        if scale is not None:
+            return tuple(None if g is None else g * scale for g in grad_inputs)
+    return hook
+
+
+def phook(tag, node, scale):
+    def hook(grad_outputs):
+        print("prehook", tag, type(node).__name__, vals(grad_outputs))
+        if scale is not None:
+            return tuple(None if g is None else g * scale for g in grad_outputs)
+    return hook
+
+
+def pahook(tag):
+    def hook(p):
+        print("post accumulate hook", tag, r(p.grad.tolist()))
+    return hook
+
+"""
+
+SHAPES: list[tuple[int, ...]] = [(), (2,), (3,), (2, 3), (3, 2), (2, 2), (1, 3)]
+SCALES = [None, None, 2.0, -1.0]
+
+
+@dataclass
+class _T:
+    """What the generator knows (approximately) about a program variable."""
+
+    name: str
+    shape: tuple[int, ...]
+    rg: bool  # requires_grad
+    leaf: bool
+    contig: bool = True  # known to be contiguous (so .view is valid)
+    base: str | None = None  # the tensor this one is a view of
+    retained: bool = False
+    # variables (requiring grad) whose grads backward from this one reaches
+    deps: frozenset[str] = frozenset()
+
+
+def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x != y and 1 not in (x, y):
+            return None
+        out.append(max(x, y))
+    return tuple(reversed(out))
+
+
+def _matmul_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
+    if len(a) not in (1, 2) or len(b) not in (1, 2) or a[-1] != b[0]:
+        return None
+    return a[:-1] + b[1:]
+
+
+class _Program:
+    def __init__(self, draw: Draw) -> None:
+        self.draw = draw
+        self.out: list[str] = [PRELUDE]
+        self.ts: dict[str, _T] = {}
+        self.handles: list[str] = []
+        self.counter = 0
+
+    # ---- helpers
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def flag(self, p_true: int = 1, p_false: int = 1) -> bool:
+        return self.draw(st.sampled_from([True] * p_true + [False] * p_false))
+
+    def pick(self, pred: Callable[[_T], bool] = lambda t: True) -> _T | None:
+        cands = [t for t in self.ts.values() if pred(t)]
+        if not cands:
+            return None
+        return self.draw(st.sampled_from(cands))
+
+    def emit(self, body: list[str], no_grad: bool = False, after: list[str] = ()):
+        """One step: ``body`` (maybe under no_grad) then ``after``, in a try."""
+        lines = ["try:"]
+        if no_grad:
+            lines.append("    with torch.no_grad():")
+            lines += ["        " + b for b in body]
+        else:
+            lines += ["    " + b for b in body]
+        lines += ["    " + a for a in after]
+        lines += ["except Exception as e:", '    print(f"{type(e).__name__}: {e}")']
+        self.out.append("\n".join(lines))
+
+    def show_lines(self, *ts: _T) -> list[str]:
+        seen, lines = set(), []
+        for t in ts:
+            for name in (t.name, t.base):
+                if name is not None and name not in seen:
+                    seen.add(name)
+                    lines.append(f'show("{name}", {name})')
+        return lines
+
+    def grads_line(self) -> str:
+        names = [t.name for t in self.ts.values() if t.leaf or t.retained]
+        return "grads(" + ", ".join(f"{n}={n}" for n in names) + ")"
+
+    # ---- steps
+    def leaf(self) -> None:
+        shape = self.draw(st.sampled_from(SHAPES))
+        dtype = self.draw(st.sampled_from(["float32", "float64"]))
+        rg = self.flag(3, 1)
+        n = math.prod(shape)
+        flat = [
+            v / 4
+            for v in self.draw(st.lists(st.integers(-6, 6), min_size=n, max_size=n))
+        ]
+        if shape == ():
+            values: Any = flat[0]
+        elif len(shape) == 1:
+            values = flat
+        else:
+            values = [flat[i : i + shape[1]] for i in range(0, n, shape[1])]
+        name = self.fresh("a")
+        self.out.append(
+            f"{name} = torch.tensor({values!r}, dtype=torch.{dtype}, "
+            f"requires_grad={rg})\n"
+            f'show("{name}", {name})'
+        )
+        self.ts[name] = _T(name, shape, rg, True, deps=frozenset([name] if rg else []))
+
+    def operand(self, x: _T) -> tuple[str, tuple[int, ...], bool, frozenset] | None:
+        """A second operand broadcasting with ``x``: (text, shape, rg, deps)."""
+        if self.flag(1, 3):
+            c = self.draw(st.sampled_from([2.0, 0.5, -1.0]))
+            return repr(c), (), False, frozenset()
+        y = self.pick(lambda t: _broadcast(x.shape, t.shape) is not None)
+        if y is None:
+            return None
+        return y.name, y.shape, y.rg, y.deps
+
+    def forward(self) -> None:
+        x = self.pick()
+        if x is None:
+            return
+        no_grad = self.flag(1, 5)
+        s = x.shape
+        ops = ["unary", "binary", "reduce", "shape", "index", "matmul", "detach"]
+        kind = self.draw(st.sampled_from(ops))
+        base = None
+        contig = True
+        rg = x.rg
+        deps = x.deps
+        if kind == "unary":
+            expr = self.draw(
+                st.sampled_from(["{x}.exp()", "{x}.tanh()", "{x} * {x}", "-{x}"])
+            ).format(x=x.name)
+            shape, contig = s, x.contig
+        elif kind == "binary":
+            y = self.operand(x)
+            if y is None:
+                return
+            op = self.draw(st.sampled_from(["*", "+", "-"]))
+            if self.flag(1, 3):
+                expr = f"{y[0]} {op} {x.name}"
+            else:
+                expr = f"{x.name} {op} {y[0]}"
+            shape = _broadcast(s, y[1])
+            contig = x.contig and shape == s
+            rg = x.rg or y[2]
+            deps = deps | y[3]
+        elif kind == "reduce":
+            choices = ["sum()", "mean()"]
+            if s:
+                d = self.draw(st.integers(-len(s), len(s) - 1))
+                choices += [f"sum({d})", f"sum({d}, keepdim=True)", f"mean(dim={d})"]
+            method = self.draw(st.sampled_from(choices))
+            expr = f"{x.name}.{method}"
+            if method.endswith("()"):
+                shape = ()
+            else:
+                keep = "keepdim" in method
+                dd = d % len(s)
+                shape = s[:dd] + ((1,) if keep else ()) + s[dd + 1 :]
+            contig = x.contig
+        elif kind == "shape":
+            choices = ["reshape(-1)"]
+            if x.contig:
+                choices.append("view(-1)")
+            if len(s) == 2:
+                choices += ["t()", f"reshape({s[1]}, {s[0]})"]
+                if x.contig:
+                    choices.append(f"view({s[1]}, {s[0]})")
+            if len(s) == 1:
+                choices += ["t()", f"view(1, {s[0]})" if x.contig else "reshape(1, -1)"]
+            method = self.draw(st.sampled_from(choices))
+            expr = f"{x.name}.{method}"
+            if method == "t()":
+                shape = s[::-1]
+                contig = x.contig and (len(s) < 2 or 1 in s)
+            elif "-1)" in method and "1, -1" not in method:
+                shape = (math.prod(s),)
+            elif len(s) == 1:
+                shape = (1, s[0])
+            else:
+                shape = (s[1], s[0])
+            if method.startswith("view") or method == "t()" or x.contig:
+                base = x.base or x.name
+        elif kind == "index":
+            if not s:
+                return
+            choices = ["[0]", "[-1]", "[[0, 0]]"]
+            if s[0] >= 2:
+                choices.append("[1:]")
+            if len(s) == 2:
+                choices += ["[:, 0]", "[..., 1:]"]
+            key = self.draw(st.sampled_from(choices))
+            expr = f"{x.name}{key}"
+            if key in ("[0]", "[-1]"):
+                shape, contig = s[1:], x.contig
+            elif key == "[[0, 0]]":
+                shape = (2, *s[1:])
+            elif key == "[1:]":
+                shape, contig = (s[0] - 1, *s[1:]), x.contig
+            elif key == "[:, 0]":
+                shape, contig = (s[0],), False
+            else:
+                shape, contig = (s[0], s[1] - 1), False
+            if key != "[[0, 0]]":
+                base = x.base or x.name
+        elif kind == "matmul":
+            y = self.pick(lambda t: _matmul_shape(s, t.shape) is not None)
+            if y is None:
+                return
+            expr = f"{x.name} @ {y.name}"
+            shape = _matmul_shape(s, y.shape)
+            rg = x.rg or y.rg
+            deps = deps | y.deps
+        else:  # detach
+            expr = f"{x.name}.{self.draw(st.sampled_from(['detach()', 'data']))}"
+            shape, contig, rg = s, x.contig, False
+            base = x.base or x.name
+        if no_grad or not rg:
+            rg, deps = False, frozenset()
+        # views of autograd.grad results share their version counter
+        grad_view = base is not None and base.startswith("g")
+        name = self.fresh("gv" if grad_view else "t")
+        self.out.append(f"{name} = None")
+        self.emit([f"{name} = {expr}"], no_grad, [f'show("{name}", {name})'])
+        deps = deps | {name} if rg else deps
+        self.ts[name] = _T(name, shape, rg, not rg, contig, base, deps=deps)
+
+    def inplace(self) -> None:
+        x = self.pick()
+        if x is None:
+            return
+        base = self.ts.get(x.base) if x.base else None
+        if AVOID_RETAINED_INPLACE and (x.retained or (base and base.retained)):
+            return
+        no_grad = self.flag(1, 4)
+        s = x.shape
+        choices = ["add_c", "mul_c", "iadd", "imul_c", "exp_", "zero_", "add_t"]
+        if s:
+            choices += ["setitem_c", "setitem_t"]
+        if x.rg:
+            choices += ["data", "detach"]
+        kind = self.draw(st.sampled_from(choices))
+        c = self.draw(st.sampled_from(["2.0", "0.5", "-1.0"]))
+        y_rg, y_deps = False, frozenset()
+        if kind in ("add_t", "iadd", "setitem_t"):
+            target = s[1:] if kind == "setitem_t" else s
+            y = self.pick(lambda t: _broadcast(target, t.shape) == target)
+            if y is None:
+                return
+            y_rg, y_deps = y.rg, y.deps
+        root_t = self.ts.get(x.base or x.name, x)
+        shared = any(
+            root_t.name in (t.name, t.base) for t in self.ts.values() if t is not x
+        )
+        if y_rg and not root_t.rg and shared and not no_grad:
+            # a plain tensor starting to require grad in place while it has
+            # views: PyTorch 2.13 segfaults in view.register_hook() then, and
+            # see scenario_view_of_base_that_became_nonleaf.py
+            return
+        n = x.name
+        stmt = {
+            "add_c": f"{n}.add_({c})",
+            "mul_c": f"{n}.mul_({c})",
+            "imul_c": f"{n} *= {c}",
+            "exp_": f"{n}.exp_()",
+            "zero_": f"{n}.zero_()",
+            "setitem_c": f"{n}[{self.draw(st.sampled_from(['0', '-1', '1:']))}] = {c}",
+            "data": f"{n}.data.mul_({c})",
+            "detach": f"{n}.detach().add_({c})",
+        }.get(kind)
+        if kind == "add_t":
+            stmt = f"{n}.{self.draw(st.sampled_from(['add_', 'mul_']))}({y.name})"
+        elif kind == "iadd":
+            stmt = f"{n} += {y.name}"
+        elif kind == "setitem_t":
+            stmt = f"{n}[0] = {y.name}"
+        self.emit([stmt], no_grad, self.show_lines(x))
+        if no_grad or kind in ("data", "detach") or not (x.rg or y_rg):
+            return
+        if x.leaf and x.rg:
+            return  # raised: a leaf that requires grad
+        # the target (and the view's base) now requires grad, unless it raised
+        for t in (x, self.ts.get(x.base) if x.base else None):
+            if t is not None and not (t.leaf and t.rg):
+                t.rg, t.leaf, t.deps = True, False, t.deps | y_deps | {t.name}
+        # x, its base and their views now have new grad_fns: what was computed
+        # from them before reaches the old nodes only
+        root = x.base or x.name
+        moved = {t.name for t in self.ts.values() if root in (t.name, t.base)}
+        for t in self.ts.values():
+            if t.name not in moved:
+                t.deps = t.deps - moved
+
+    def retain(self) -> None:
+        x = self.pick(lambda t: not (AVOID_RETAIN_GRAD_ON_VIEWS and t.base))
+        if x is None:
+            return
+        self.emit([f"{x.name}.retain_grad()"], after=[f"print({x.name}.retains_grad)"])
+        if x.rg and not x.leaf:
+            x.retained = True
+
+    def hook(self) -> None:
+        x = self.pick()
+        if x is None:
+            return
+        h = self.fresh("h")
+        scale = self.draw(st.sampled_from(SCALES))
+        kind = self.draw(st.sampled_from(["tensor", "node", "pre", "acc", "post"]))
+        n = x.name
+        if kind == "tensor":
+            body = [f'{h} = {n}.register_hook(thook("{h}", {scale}))']
+        elif kind == "post":
+            body = [f'{h} = {n}.register_post_accumulate_grad_hook(pahook("{h}"))']
+        else:
+            node = f"{n}.grad_fn"
+            if kind == "acc":
+                i = self.draw(st.sampled_from([0, -1]))
+                node = f"{n}.grad_fn.next_functions[{i}][0]"
+                kind = self.draw(st.sampled_from(["node", "pre"]))
+            maker, method = {
+                "node": ("nhook", "register_hook"),
+                "pre": ("phook", "register_prehook"),
+            }[kind]
+            body = [
+                f"node = {node}",
+                f'{h} = node.{method}({maker}("{h}", node, {scale}))',
+            ]
+        self.emit(body)
+        self.handles.append(h)
+
+    def remove(self) -> None:
+        if not self.handles:
+            return
+        h = self.draw(st.sampled_from(self.handles))
+        self.emit([f"{h}.remove()"])
+
+    def _output(self) -> _T | None:
+        prefer = self.flag(3, 1)
+        return self.pick(lambda t: t.rg and not t.leaf) if prefer else self.pick()
+
+    def _gradient(self, out: _T) -> str | None:
+        if out.shape == () and self.flag(3, 1):
+            return None
+        if self.flag(1, 8):
+            return None  # non-scalar without gradient: an error
+        c = self.draw(st.sampled_from(["1.0", "0.5", "-2.0"]))
+        if self.flag():
+            return f"torch.full_like({out.name}, {c})"
+        return f"torch.full({out.shape!r}, {c})"
+
+    def _inputs(self, out: _T, for_grad: bool) -> list[str]:
+        """One or two tensors requiring grad, mostly at least one of them
+        reached from ``out`` (so that the pass does something)."""
+        skip = out.name if for_grad and AVOID_GRAD_ALIASING else None
+        cands = [t.name for t in self.ts.values() if t.rg and t.name != skip]
+        if not cands:
+            return []
+        names = self.draw(st.lists(st.sampled_from(cands), min_size=1, max_size=2))
+        reached = [c for c in cands if c in out.deps]
+        if reached and not set(names) & out.deps and self.flag(3, 1):
+            names[0] = self.draw(st.sampled_from(reached))
+        if not for_grad or AVOID_GRAD_ALIASING:
+            names = list(dict.fromkeys(names))
+        return names
+
+    def backward(self) -> None:
+        out = self._output()
+        if out is None:
+            return
+        args = []
+        grad = self._gradient(out)
+        if grad is not None:
+            args.append(f"gradient={grad}")
+        retain = self.draw(st.sampled_from([None, None, True, False]))
+        if retain is not None:
+            args.append(f"retain_graph={retain}")
+        if self.flag(1, 8):
+            args.append("create_graph=True")
+        if self.flag(1, 3):
+            inputs = self._inputs(out, for_grad=False)
+            if inputs:
+                args.append(f"inputs=[{', '.join(inputs)}]")
+        self.emit(
+            [f"{out.name}.backward({', '.join(args)})"], after=[self.grads_line()]
+        )
+
+    def autograd_grad(self) -> None:
+        out = self._output()
+        if out is None:
+            return
+        inputs = self._inputs(out, for_grad=True)
+        if not inputs:
+            return
+        args = [out.name, f"[{', '.join(inputs)}]"]
+        grad = self._gradient(out)
+        if grad is not None:
+            args.append(f"grad_outputs={grad}")
+        retain = self.draw(st.sampled_from([None, None, True]))
+        if retain is not None:
+            args.append(f"retain_graph={retain}")
+        create = self.flag(1, 3)
+        if create:
+            args.append("create_graph=True")
+        if self.flag():
+            args.append(f"allow_unused={self.flag()}")
+        names = [self.fresh("g") for _ in inputs]
+        self.out.append("\n".join(f"{g} = None" for g in names))
+        self.emit(
+            [f"{', '.join(names)}, = torch.autograd.grad({', '.join(args)})"],
+            after=[f'show("{g}", {g})' for g in names] + [self.grads_line()],
+        )
+        for g, i in zip(names, inputs):
+            self.ts[g] = _T(g, self.ts[i].shape, create, not create)
+
+    def zero(self) -> None:
+        x = self.pick(lambda t: t.leaf or t.retained)
+        if x is None:
+            return
+        if self.flag():
+            self.emit([f"{x.name}.grad.zero_()"], after=[f"grads({x.name}={x.name})"])
+        else:
+            self.emit([f"{x.name}.grad = None"])
+
+    STEPS = (
+        ["leaf"]
+        + ["forward"] * 6
+        + ["inplace"] * 2
+        + ["retain"]
+        + ["hook"] * 2
+        + ["remove"]
+        + ["backward"] * 2
+        + ["autograd_grad"]
+        + ["zero"]
+    )
+
+    def build(self) -> str:
+        for _ in range(self.draw(st.integers(1, 3))):
+            self.leaf()
+        for _ in range(self.draw(st.integers(2, 12))):
+            getattr(self, self.draw(st.sampled_from(self.STEPS)))()
+        if self.flag():
+            self.backward()
+        shows = [f'show("{t.name}", {t.name})' for t in self.ts.values()]
+        self.emit(shows + [self.grads_line()])
+        return "\n\n".join(self.out) + "\n"
+
+
+@st.composite
+def programs(draw: Draw) -> str:
+    return _Program(draw).build()
+
+
+# ---- Known minigrad bugs, excluded so the test stays green until they are
+# fixed.  Each names its minimal reproducer, ``scenario_<topic>.py``, to be
+# added to tests/differential/programs/ with the fix; delete the exclusion then.
+#
+# (a) Patterns the generator does not write while the bug stands.
+# scenario_grad_output_is_input.py: grad(y, [y]) must return grad_outputs
+# itself, grad(y, [x, x]) one tensor twice; so autograd.grad's inputs never
+# include its output or one tensor twice.
+AVOID_GRAD_ALIASING = True
+# scenario_retain_grad_view_regenerated.py: a view's retain_grad must survive
+# the regeneration of its grad_fn; so retain_grad() is not called on views.
+AVOID_RETAIN_GRAD_ON_VIEWS = True
+# scenario_retain_grad_after_inplace.py: retain_grad must move to the new
+# grad_fn an in-place op gives the tensor; so a tensor that retains its grad
+# (or its base) is not modified in place.
+AVOID_RETAINED_INPLACE = True
+
+_CREATE_GRAPH_WARNING = "UserWarning: Using backward() with create_graph=True"
+_VERSION_FIELD = re.compile(r"^(gv?\d+ .* (?:True|False) (?:True|False)) \d+ ", re.M)
+_VERSION_MSG = re.compile(r"is at version \d+; expected version \d+")
+_GRAD_FN = re.compile(r"\('\w+', \[[^]]*\]\)")
+_NO_GRAD_VIEW = "A view was created in no_grad mode and is being modified"
+_LEAF_INPLACE = "RuntimeError: a leaf Variable that requires grad is being used"
+# partial overlap of operand and output; internal overlap of the output
+_OVERLAPS = ("some elements of the input tensor", "more than one element of the")
+
+
+def _drop_lines(text: str, prefix: str) -> str:
+    return "".join(
+        line for line in text.splitlines(True) if not line.startswith(prefix)
+    )
+
+
+# (b) Transcript rewrites hiding a bug's traces, applied to both transcripts
+# (given the program too); the rest must still agree.
+KNOWN_BUG_REWRITES: dict[str, Callable[[str, str], str]] = {
+    # the warning is delivered when backward() returns, also when the pass
+    # raised
+    "scenario_create_graph_warning_timing.py": (
+        lambda src, out: _drop_lines(out, _CREATE_GRAPH_WARNING)
+    ),
+    # numpy's RuntimeWarnings (overflow in exp, inf - inf) must not leak
+    "scenario_overflow_no_warning.py": (
+        lambda src, out: _drop_lines(out, "RuntimeWarning: ")
+    ),
+    # grads meeting in the engine's input buffer are added in place: _version
+    # of autograd.grad results (g<n>, their views gv<n>) and in version errors
+    "scenario_grad_buffer_version.py": (
+        lambda src, out: _VERSION_MSG.sub(
+            "is at version N; expected version M", _VERSION_FIELD.sub(r"\1 V ", out)
+        )
+    ),
+    # graphs of create_graph=True gradients (TanhBackwardBackward0, TBackward0,
+    # SumBackward0 of sum_to, DivBackward1 of mean, views): grad_fns masked
+    "scenario_double_backward_nodes.py": (
+        lambda src, out: _GRAD_FN.sub("FN", out) if "create_graph=True" in src else out
+    ),
+}
+
+# (c) Bugs whose effect runs on through the program: the example is not
+# compared when the program or a transcript shows the bug's mark.
+KNOWN_BUG_MARKS: dict[str, Callable[[str, str, str], bool]] = {
+    # None where a tensor is expected (e.g. backward(inputs=[None]))
+    "scenario_none_operands.py": lambda src, th, mg: "NoneType" in th,
+    # ZeroBackward0 under create_graph gives a constant
+    "scenario_zero_backward_create_graph.py": (
+        lambda src, th, mg: "zero_()" in src and "create_graph=True" in src
+    ),
+    # v @ M is squeezed in place, not a view
+    "scenario_matmul_vector_matrix_inplace.py": (
+        lambda src, th, mg: "('CopySlices', [('SqueezeBackward4'" in th
+    ),
+    "scenario_no_grad_view_rebase.py": (
+        lambda src, th, mg: "its base or another view of its base has been" in th
+    ),
+    "scenario_view_of_no_grad_view.py": (
+        lambda src, th, mg: "is a view of a view which was created in no_grad" in th
+    ),
+    # grads of sum() are expanded views made in no_grad mode (autograd.grad),
+    # made contiguous for .grad
+    "scenario_create_graph_grad_layout.py": (
+        lambda src, th, mg: th.count(_NO_GRAD_VIEW) > mg.count(_NO_GRAD_VIEW)
+    ),
+    "scenario_inplace_memory_overlap.py": (
+        lambda src, th, mg: any(th.count(o) != mg.count(o) for o in _OVERLAPS)
+    ),
+    # a view's raw grad_fn is still unset when its base started requiring grad;
+    # ops on such a view use its regenerated AsStridedBackward0
+    "scenario_view_of_base_that_became_nonleaf.py": (
+        lambda src, th, mg: (
+            th.count(_LEAF_INPLACE) > mg.count(_LEAF_INPLACE)
+            or th.count("AsStridedBackward0") > mg.count("AsStridedBackward0")
+        )
+    ),
+}
+
+
+def _known_bug(source: str, torch_out: str, minigrad_out: str) -> str | None:
+    """The reproducer of the known bug explaining the difference, if any."""
+    th, mg = torch_out, minigrad_out
+    for rewrite in KNOWN_BUG_REWRITES.values():
+        th, mg = rewrite(source, th), rewrite(source, mg)
+    if th == mg:
+        return "rewritten away"
+    for name, marked in KNOWN_BUG_MARKS.items():
+        if marked(source, th, mg) or marked(source, torch_out, minigrad_out):
+            return name
+    return None
+
+
+@settings(
+    max_examples=MAX_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(source=programs())
+def test_random_engine_program(source: str) -> None:
+    compile(source, "<generated program>", "exec")
+    torch_out, minigrad_out = compare(source)
+    if (
+        minigrad_out != torch_out
+        and _known_bug(source, torch_out, minigrad_out) is None
+    ):
+        pytest.fail(
+            "minigrad transcript differs from torch\n"
+            + diff(torch_out, minigrad_out)
+            + "\n--- program ---\n"
+            + source,
+            pytrace=False,
+        )
