@@ -1310,10 +1310,19 @@ class Tensor:
     def copy_(self, src: Any) -> Tensor:
         return self._inplace(S.Copy, _as_tensor(src, "copy_"))
 
-    __iadd__ = add_
-    __isub__ = sub_
-    __imul__ = mul_
-    __itruediv__ = div_
+    # ``x += y`` is ``x.add_(y)``; for an operand it refuses, Python's own
+    # "unsupported operand type(s) for +=" error, as with PyTorch
+    def __iadd__(self, other: Any) -> Tensor:
+        return self.add_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __isub__(self, other: Any) -> Tensor:
+        return self.sub_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __imul__(self, other: Any) -> Tensor:
+        return self.mul_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return self.div_(other) if isinstance(other, _OPERANDS) else NotImplemented
 
     def __ipow__(self, exponent: Any) -> Tensor:
         return self.pow_(exponent)
@@ -1331,6 +1340,7 @@ class Tensor:
 
 
 function.Tensor = Tensor  # see function.py: breaks the import cycle
+_OPERANDS = (Tensor, *_NUMBER)  # what in-place operators accept
 
 
 def _check_multi_view(t: Tensor, args: tuple) -> None:
@@ -1463,9 +1473,12 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if da == 2 and db == 1:
         return L.Mv.apply(a, b)
     if da == 1 and db == 2:
-        out = a.unsqueeze(0).mm(b)._view(S.SqueezeDimInplace, 0)
-        out._vc.value += 1  # PyTorch squeezes in place (squeeze_): version 1
-        out._view_version = out._vc.value
+        # PyTorch squeezes the mm result in place (squeeze_): the result is that
+        # tensor itself (not a view), at version 1
+        row = a.unsqueeze(0).mm(b)
+        out = S.SqueezeDimInplace.apply(row, 0)
+        out._vc = row._vc
+        out._vc.value += 1
         return out
     if da == 2 and db == 2:
         return L.Mm.apply(a, b)

@@ -515,6 +515,11 @@ def _input_edges(inputs: list, for_grad: bool) -> list:
     ``retain_grad()`` on each, which is how a non-leaf input gets its .grad."""
     edges = []
     for t in inputs:
+        if not isinstance(t, Tensor):
+            raise RuntimeError(
+                "all inputs have to be Tensors or GradientEdges, but got "
+                f"{type(t).__name__}"
+            )
         if not for_grad:
             t.retain_grad()
         elif not t.requires_grad:
@@ -580,18 +585,25 @@ def backward(
     """Compute gradients of ``tensors`` and accumulate them into the leaves."""
     if grad_variables is not None:
         grad_tensors = grad_variables
-    backward_task(tensors, grad_tensors, retain_graph, create_graph, inputs).run()
-    if create_graph:  # PyTorch's warning surfaces once the pass has run
-        warnings.warn(
-            "Using backward() with create_graph=True will create a reference cycle "
-            "between the parameter and its gradient which can cause a memory leak. "
-            "We recommend using autograd.grad when creating the graph to avoid this. "
-            "If you have to use this function, make sure to reset the .grad fields "
-            "of your parameters to None after use to break the cycle and avoid the "
-            "leak.",
-            UserWarning,
-            stacklevel=3,
-        )
+    task = backward_task(tensors, grad_tensors, retain_graph, create_graph, inputs)
+    try:
+        task.run()
+    finally:  # PyTorch's warning surfaces once the pass has run (or raised)
+        if create_graph:
+            _warn_create_graph()
+
+
+def _warn_create_graph() -> None:
+    warnings.warn(
+        "Using backward() with create_graph=True will create a reference cycle "
+        "between the parameter and its gradient which can cause a memory leak. "
+        "We recommend using autograd.grad when creating the graph to avoid this. "
+        "If you have to use this function, make sure to reset the .grad fields "
+        "of your parameters to None after use to break the cycle and avoid the "
+        "leak.",
+        UserWarning,
+        stacklevel=4,
+    )
 
 
 def grad(

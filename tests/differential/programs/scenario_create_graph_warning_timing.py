@@ -16,3 +16,17 @@ try:
     (a * 2).backward(create_graph=True)
 except RuntimeError as e:
     print("RuntimeError:", e)
+print("--- a pass that raises still warns")
+b = torch.tensor([1.0, 2.0], requires_grad=True)
+y = b * b
+y.backward(torch.ones(2), retain_graph=False)
+try:
+    y.backward(torch.ones(2), create_graph=True)
+except RuntimeError as e:
+    print("RuntimeError:", str(e)[:40])
+z = b.exp()
+z.mul_(2)
+try:
+    z.sum().backward(create_graph=True)
+except RuntimeError as e:
+    print("RuntimeError:", str(e)[:40])

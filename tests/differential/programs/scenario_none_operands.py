@@ -14,3 +14,8 @@ for label, f in [
         print(label, f())
     except Exception as e:
         print(label, f"{type(e).__name__}: {e}")
+y = torch.ones(2, requires_grad=True) * 2
+try:
+    y.sum().backward(inputs=[None])
+except Exception as e:
+    print(f"{type(e).__name__}: {e}")
