@@ -6,6 +6,7 @@ PyTorch prints (with ``minigrad`` where PyTorch says ``torch``).
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from . import autograd, utils
@@ -61,6 +62,11 @@ from .grad_mode import (
 )
 
 __version__ = "0.1.0"
+
+# PyTorch lets inf and nan arise silently; numpy would warn (overflow, inf - inf)
+# from inside minigrad's ops. Only warnings raised in minigrad's own code are
+# muted: the user's numpy code keeps its warnings.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minigrad(\.|$)")
 
 
 def is_tensor(obj: Any) -> bool:

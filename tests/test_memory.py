@@ -82,3 +82,24 @@ def test_a_training_loop_keeps_memory_flat() -> None:
         gc.enable()
     assert second - first < 64 * 1024, (first, second)  # no growth per step
     assert peak - first < 2 * 1024 * 1024, (first, peak)  # one step's worth
+
+
+def test_inf_and_nan_arise_silently_as_in_pytorch() -> None:
+    # a fresh interpreter: pytest replaces the warning filters of its tests
+    import subprocess
+    import sys
+
+    program = """
+import warnings, numpy as np, minigrad
+x = minigrad.tensor([100.0, 1.0], requires_grad=True)
+with warnings.catch_warnings(record=True) as caught:
+    z = x.exp().exp() - x.exp().exp()  # inf - inf
+    z.sum().backward()
+    np.ones(1) / np.zeros(1)  # the user's own numpy code still warns
+assert np.isnan(z.detach().numpy()[0])
+print([str(w.message) for w in caught])
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "['divide by zero encountered in divide']"
