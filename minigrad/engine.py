@@ -193,22 +193,6 @@ def _run_hooks(hooks: Any, grad: Any, graph: bool, ev: Any, kind: str) -> Any:
     return grad
 
 
-def steps(
-    roots: Sequence[tuple[Node, int]],
-    root_grads: Sequence[Any],
-    *,
-    keep_graph: bool = False,
-    create_graph: bool = False,
-    inputs: Sequence[tuple[Node, int]] | None = None,
-    accumulate: bool = True,
-) -> GraphTask:
-    """A backward pass from ``roots`` (``(node, output_nr)`` edges), to be run one
-    node per ``next()``. With ``inputs``, only the part of the graph that leads to
-    those edges runs; when ``accumulate`` is False (``autograd.grad``) their
-    gradients are captured in ``task.captured`` instead of accumulated."""
-    return GraphTask(roots, root_grads, keep_graph, create_graph, inputs, accumulate)
-
-
 class GraphTask:
     """The state of one backward pass: dependency counts, input buffers, the ready
     queue, and what ``inputs=`` asks for."""

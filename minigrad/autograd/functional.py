@@ -63,6 +63,14 @@ def _done(t: Tensor, create_graph: bool) -> Tensor:
     return t if create_graph else t.detach()
 
 
+def _output_and(
+    out: Tensor, grads: tuple, ins_tuple: bool, create_graph: bool
+) -> tuple:
+    """``(func's output, the gradients)`` shaped like the inputs were given."""
+    result = tuple(_done(t, create_graph) for t in grads)
+    return _done(out, create_graph), result if ins_tuple else result[0]
+
+
 def jacobian(
     func: Callable,
     inputs: Any,
@@ -138,8 +146,7 @@ def vjp(
                 "a single Tensor with a single element."
             )
         g = _grads(out, ins, v, create_graph)
-    result = tuple(_done(t, create_graph) for t in g)
-    return _done(out, create_graph), result if ins_tuple else result[0]
+    return _output_and(out, g, ins_tuple, create_graph)
 
 
 def jvp(
@@ -151,7 +158,7 @@ def jvp(
 ) -> tuple:
     """``(func(inputs), J·v)`` by the double-backward trick: the vjp with a dummy
     vector ``u`` is linear in ``u``, and its own vjp with ``v`` is ``J·v``."""
-    ins, ins_tuple = _as_tuple(inputs)
+    ins, _ = _as_tuple(inputs)
     vs, _ = _as_tuple(v) if v is not None else ((None,) * len(ins), False)
     with enable_grad():
         ins = _leaves(ins, create_graph)
@@ -183,8 +190,7 @@ def hvp(
         g = _grads(out, ins, None, create_graph=True)
         total = sum((gi * vi).sum() for gi, vi in zip(g, vs))
         hv = _grads(total, ins, None, create_graph)
-    result = tuple(_done(t, create_graph) for t in hv)
-    return _done(out, create_graph), result if ins_tuple else result[0]
+    return _output_and(out, hv, ins_tuple, create_graph)
 
 
 def vhp(
