@@ -95,6 +95,21 @@ def _as_tensor(value: Any, fn: str = "") -> Tensor:
     )
 
 
+def _new_tensor(data: Any, requires_grad: bool, cls: type) -> Any:
+    """``cls._make``; a plain function, as every op's result is made here."""
+    t = _object_new(cls)
+    if type(data) is not np.ndarray:
+        data = np.asarray(data)
+    t._data = data
+    t._requires_grad = requires_grad
+    t._grad_fn = None
+    t._vc = VersionCounter()
+    return t
+
+
+_object_new = object.__new__
+
+
 class Tensor:
     # The attributes every operation touches are slots; the rest are class-level
     # defaults that an instance overrides only when it needs to (cheaper tensors).
@@ -140,14 +155,7 @@ class Tensor:
     @classmethod
     def _make(cls, data: Any, requires_grad: bool) -> Tensor:
         """Wrap an array without copying (the internal constructor)."""
-        t = object.__new__(cls)
-        if type(data) is not np.ndarray:
-            data = np.asarray(data)
-        t._data = data
-        t._requires_grad = requires_grad
-        t._grad_fn = None
-        t._vc = VersionCounter()
-        return t
+        return _new_tensor(data, requires_grad, cls)
 
     # ------------------------------------------------------------ autograd state
     @property
@@ -1340,6 +1348,7 @@ class Tensor:
 
 
 function.Tensor = Tensor  # see function.py: breaks the import cycle
+function._new_tensor = _new_tensor
 _OPERANDS = (Tensor, *_NUMBER)  # what in-place operators accept
 
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from . import grad_mode
 from ._tensor import Tensor
-from .function import AccumulateGrad, BackwardCFunction, Node
+from .function import AccumulateGrad, Node
 
 _ARRAY = (np.ndarray, np.generic)
 
@@ -66,9 +66,29 @@ def _sum_to(g: Any, shape: tuple) -> Any:
     return _formula.sum_to(g, shape)
 
 
-def _validate(node: Node, grads: Sequence, graph: bool) -> list:
-    """Check a node's output gradients against its inputs (count, shape, dtype),
-    undoing broadcasting with a sum where needed (PyTorch's validate_outputs)."""
+def _validate(node: Node, grads: Sequence) -> list:
+    """Check a node's output gradients (one per edge, from ``_call``) against its
+    inputs' shapes and dtypes, undoing broadcasting with a sum where needed
+    (PyTorch's validate_outputs). The engine does the same check as it sends."""
+    meta = node._input_meta
+    return [
+        None if g is None or nxt is None else _conformed(node, i, g, meta)
+        for i, (g, (nxt, _)) in enumerate(zip(grads, node.next_functions))
+    ]
+
+
+def _conformed(node: Node, i: int, g: Any, meta: tuple) -> Any:
+    if meta:
+        shape, dtype = meta[i]
+        d = g if type(g) is np.ndarray else getattr(g, "_data", g)
+        if d.shape != shape or d.dtype is not dtype:
+            return _conform(node, i, g)
+    return g
+
+
+def _arrange(node: Node, grads: Sequence) -> list:
+    """One gradient per edge: extra trailing Nones dropped, the entries of
+    non-tensor arguments removed; a wrong count is the formula's error."""
     n = node._n_args or len(node.next_functions)
     grads = list(grads)
     while len(grads) > n and grads[-1] is None:  # extra Nones are allowed
@@ -80,18 +100,6 @@ def _validate(node: Node, grads: Sequence, graph: bool) -> list:
         )
     if node._tensor_positions:  # drop the entries of non-tensor arguments
         grads = [grads[i] for i in node._tensor_positions]
-    meta = node._input_meta
-    edges = node.next_functions
-    for i, g in enumerate(grads):
-        if g is None:
-            continue
-        if edges[i][0] is None:
-            grads[i] = None
-        elif meta:
-            shape, dtype = meta[i]
-            d = g._data if isinstance(g, Tensor) else g  # create_graph: Tensors
-            if d.shape != shape or d.dtype is not dtype:
-                grads[i] = _conform(node, i, g)
     return grads
 
 
@@ -126,25 +134,34 @@ def call_node(node: Node, grads: list, graph: bool) -> list:
     state = grad_mode.state
     prev, state.enabled = state.enabled, graph  # record only for create_graph
     try:
-        return _call(node, grads, graph)
+        return _validate(node, _call(node, grads, graph))
     finally:
         state.enabled = prev
 
 
-def _call(node: Node, grads: list, graph: bool) -> list:
-    """``call_node`` for the engine, which has already set the grad mode."""
-    if not isinstance(node, BackwardCFunction):  # CopySlices, AsStridedBackward0
-        return _validate(node, node.apply(grads), graph)
-    array_formula = node._forward_cls._array_backward
-    if len(grads) > 1 and node.materialize_grads and any(g is None for g in grads):
-        # e.g. an unused output of a multi-output op gets a zero gradient
-        grads = [_zeros_for(node, i) if g is None else g for i, g in enumerate(grads)]
-    if graph or not array_formula:  # user Functions always see Tensors
-        grads = [_wrap(g) for g in grads]
-    out = node.apply(grads)
-    if not graph and not array_formula:
-        out = [_unwrap(g) for g in out]
-    return _validate(node, out, graph)
+def _call(node: Node, grads: list, graph: bool) -> Sequence:
+    """Run a node's formula, with the grad mode already set; one gradient per
+    edge comes back, not yet checked against the inputs."""
+    cls = node._forward_cls
+    if cls is None:  # the engine's own nodes: CopySlices, AsStridedBackward0
+        out = node.apply(grads)
+    else:
+        if len(grads) > 1 and node.materialize_grads and any(g is None for g in grads):
+            # e.g. an unused output of a multi-output op gets a zero gradient
+            grads = [
+                _zeros_for(node, i) if g is None else g for i, g in enumerate(grads)
+            ]
+        array_formula = cls._array_backward
+        if graph or not array_formula:  # user Functions always see Tensors
+            grads = [_wrap(g) for g in grads]
+        out = cls.backward(node, *grads)
+        if type(out) is not tuple:
+            out = (out,)
+        if not graph and not array_formula:
+            out = [_unwrap(g) for g in out]
+    if len(out) != len(node.next_functions) or node._tensor_positions:
+        out = _arrange(node, out)
+    return out
 
 
 def _zeros_for(node: Node, output_nr: int) -> np.ndarray:
@@ -268,9 +285,13 @@ class GraphTask:
             # inf and nan in gradients pass silently, as in PyTorch
             with np.errstate(all="ignore"):
                 event = None
-                while self.ready and (limit is None or limit > 0):
-                    event = self.run_next(trace)
-                    limit = None if limit is None else limit - 1
+                ready, run_next = self.ready, self.run_next
+                if limit is None:
+                    while ready:
+                        event = run_next(trace)
+                while ready and limit:
+                    event = run_next(trace)
+                    limit -= 1
             return event
         finally:
             state.enabled = prev
@@ -280,7 +301,8 @@ class GraphTask:
         self.counter += 1
 
     def run_next(self, trace: bool) -> Any:
-        """3. Pop the next ready node and run it with its hooks."""
+        """3. Pop the next ready node and run it with its hooks. Hooks, leaves and
+        ``inputs=`` are each behind one check: most nodes have none of them."""
         graph = self.graph
         _, _, node = heapq.heappop(self.ready)
         self.running = node
@@ -288,63 +310,69 @@ class GraphTask:
         ev = StepEvent(self.index, node, (), ()) if trace else None
         self.index += 1
         is_acc = type(node) is AccumulateGrad
-        var = node.variable if is_acc else None
+        hooked = node._hooked
 
         # tensor hooks: a leaf's live on the tensor, a non-leaf's on its grad_fn
-        if is_acc and var._hooks:
-            grads[0] = _run_hooks(var._hooks, grads[0], graph, ev, "tensor")
-        elif node._hooked:
+        if is_acc and node.variable._hooks:
+            grads[0] = _run_hooks(node.variable._hooks, grads[0], graph, ev, "tensor")
+        elif hooked:
             self._tensor_hooks(node, grads, ev)
-        if self.captures and node in self.captures:
-            self._capture(node, grads, ev)
-
-        run = True
-        if self.needed is not None:
+        needed = self.needed
+        if needed is not None:
+            if node in self.captures:
+                self._capture(node, grads, ev)
             # autograd.grad runs a node only if it leads on to another input;
             # backward(inputs=...) runs every needed node, inputs' included
-            run = node in (self.needed if self.accumulate else self.leads)
-        outs: list = []
-        if run:
-            if node._pre_hooks:
-                grads = self._pre_hooks(node, grads, ev)
-            if is_acc:
-                if grads[0] is not None:
-                    accumulate_into(var, grads[0], graph)
-                    if ev is not None:
-                        ev.accumulated.append((var, var._grad))
-                        for h in (var._post_acc_hooks or {}).values():
-                            ev.hooks.append(("post_accumulate", h))
-            elif (
-                grads[0] is not None
-                if len(grads) == 1
-                else any(g is not None for g in grads)
-            ):
-                outs = _call(node, grads, graph)
-            else:
-                outs = [None] * len(node.next_functions)
-            if self.needed is not None and outs:
+            if node not in (needed if self.accumulate else self.leads):
+                return self._skipped(node, grads, ev)
+        if hooked and node._pre_hooks:
+            grads = self._pre_hooks(node, grads, ev)
+        outs: Sequence = ()
+        if is_acc:
+            if grads[0] is not None:
+                self._accumulate(node.variable, grads[0], ev)
+        elif grads[0] is not None or any(g is not None for g in grads):
+            outs = _call(node, grads, graph)
+            if needed is not None:
                 # with inputs=, only the gradients a needed edge wants exist
-                needed = self.needed
                 outs = [
                     g if nxt is not None and nxt in needed else None
                     for g, (nxt, _) in zip(outs, node.next_functions)
                 ]
-            if node._post_hooks:
-                outs = self._post_hooks(node, grads, outs, ev)
-            if not self.keep_graph:
-                if ev is not None:
-                    ev.released = node.saved_names()
-                node.release_variables()
-            self._send(node, outs)
-
+        else:
+            outs = [None] * len(node.next_functions)
+        if hooked and node._post_hooks:
+            outs = self._post_hooks(node, grads, outs, ev)
+        if not self.keep_graph:
+            if ev is not None:
+                ev.released = node.saved_names()
+            node.release_variables()
+        sent = self._send(node, outs, trace) if outs else None
         self.running = None
         if ev is None:
             return node
         ev.grads_in = tuple(_wrap(g) for g in grads)
-        ev.grads_out = tuple(_wrap(g) for g in outs)
+        ev.grads_out = tuple(_wrap(g) for g in sent or ())
         ev.ready = tuple(n for _, _, n in sorted(self.ready))
-        ev.executed = run
         return ev
+
+    def _skipped(self, node: Node, grads: list, ev: StepEvent | None) -> Any:
+        """A node that autograd.grad does not need to execute (its gradient was
+        only captured)."""
+        self.running = None
+        if ev is None:
+            return node
+        ev.grads_in = tuple(_wrap(g) for g in grads)
+        ev.ready = tuple(n for _, _, n in sorted(self.ready))
+        ev.executed = False
+        return ev
+
+    def _accumulate(self, var: Any, g: Any, ev: StepEvent | None) -> None:
+        accumulate_into(var, g, self.graph)
+        if ev is not None:
+            ev.accumulated.append((var, var._grad))
+            for h in (var._post_acc_hooks or {}).values():
+                ev.hooks.append(("post_accumulate", h))
 
     def _tensor_hooks(self, node: Node, grads: list, ev: StepEvent | None) -> None:
         """Hooks registered on a non-leaf tensor, then its retain_grad()."""
@@ -391,24 +419,37 @@ class GraphTask:
             if ev is not None:
                 ev.captured.append((i, self.captured[i]))
 
-    def _send(self, node: Node, outs: list) -> None:
-        """4. Add each gradient into the buffer at the other end of its edge; a
-        node whose last edge has delivered becomes ready."""
+    def _send(self, node: Node, outs: Sequence, trace: bool) -> list | None:
+        """4. Check each gradient against its input (as ``_validate``) and add it
+        into the buffer at the other end of its edge; a node whose last edge has
+        delivered becomes ready. Returns what was sent when tracing."""
         needed, deps, buffers = self.needed, self.deps, self.buffers
-        for (nxt, nr), g in zip(node.next_functions, outs):
+        meta = node._input_meta
+        sent = [] if trace else None
+        for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, outs)):
             if nxt is None or (needed is not None and nxt not in needed):
+                if sent is not None:
+                    sent.append(None)
                 continue
             if g is not None:
+                if meta:  # the check of _conformed, inline on this hot path
+                    shape, dtype = meta[i]
+                    d = g if type(g) is np.ndarray else getattr(g, "_data", g)
+                    if d.shape != shape or d.dtype is not dtype:
+                        g = _conform(node, i, g)
                 buf = buffers.get(nxt)
                 if buf is None and nr == 0 and nxt._num_outputs == 1:
                     buffers[nxt] = [g]
                 else:
                     _add_to_buffer(buffers, nxt, nr, g)
+            if sent is not None:
+                sent.append(g)
             left = deps[nxt] - 1
             deps[nxt] = left
             if left == 0:
                 heapq.heappush(self.ready, (-nxt._seq, self.counter, nxt))
                 self.counter += 1
+        return sent
 
 
 def _add_to_buffer(buffers: dict, fn: Node, nr: int, g: Any) -> None:

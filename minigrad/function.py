@@ -34,6 +34,7 @@ _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
 # The Tensor class; _tensor.py imports this module and then fills this in (a
 # module-level name keeps the hot paths free of per-call imports).
 Tensor: Any = None
+_new_tensor: Any = None  # _tensor._new_tensor(data, requires_grad, cls)
 _sequence_nr = itertools.count()
 
 ERR_BACKWARD_TWICE = (
@@ -64,6 +65,7 @@ class Node:
     _pre_hooks = _post_hooks = _tensor_pre_hooks = _retains_grad = None
     _n_args = 0  # set (with _tensor_positions) when some arguments aren't tensors
     _tensor_positions: list[int] | None = None
+    _forward_cls: Any = None  # the Function whose backward this node runs
 
     def name(self) -> str:
         return type(self).__name__
@@ -163,7 +165,6 @@ class BackwardCFunction(Node):
     """The node class of a ``Function``; the node object is also the ``ctx`` that
     ``forward`` and ``backward`` receive (as in PyTorch)."""
 
-    _forward_cls: type[Function]
     _slot_names: tuple[str, ...] = ()
 
     # ---- ctx API used inside forward
@@ -197,7 +198,13 @@ class BackwardCFunction(Node):
         values = []  # a plain loop: cheaper than a comprehension on Python 3.11
         if self._forward_cls._array_backward and not grad_mode.state.enabled:
             for s in saved:
-                values.append(None if s is None else s.array(self))
+                if s is None:
+                    values.append(None)
+                elif s.hooks is None and s.vc.value == s.version:  # the usual case
+                    t = s.tensor
+                    values.append(t._data if t is not None else s.data)
+                else:
+                    values.append(s.unpack(self, as_array=True))
         else:
             for s in saved:
                 values.append(None if s is None else s.unpack(self))
@@ -250,13 +257,6 @@ class SavedTensor:
         else:
             self.tensor = tensor
             self.data = None
-
-    def array(self, owner: Node) -> Any:
-        """The saved values as a numpy array (built-in formulas' fast path)."""
-        if self.hooks is None and self.vc.value == self.version:
-            t = self.tensor
-            return t._data if t is not None else self.data
-        return self.unpack(owner, as_array=True)
 
     def unpack(self, owner: Node, as_array: bool = False) -> Any:
         if self.hooks is not None:  # saved_tensors_hooks: the user keeps it
@@ -403,21 +403,18 @@ class Function(metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args: Any) -> Any:
-        needs = []
-        record = all_tensors = True
-        any_needs = False
+        node_cls = cls._backward_cls
+        ctx = node_cls.__new__(node_cls)
+        needs = []  # plain loops: a comprehension costs a frame on Python 3.11
+        all_tensors = True
         for a in args:
             if isinstance(a, Tensor):
-                n = a._grad_fn is not None or a._requires_grad
-                any_needs = any_needs or n
-                needs.append(n)
+                needs.append(a._grad_fn is not None or a._requires_grad)
             else:
                 needs.append(False)
                 all_tensors = False
-        record = any_needs and grad_mode.state.enabled
-        node_cls = cls._backward_cls
-        ctx = node_cls.__new__(node_cls)
         ctx.needs_input_grad = tuple(needs)
+        record = True in needs and grad_mode.state.enabled
         if not cls._array_backward:
             # a user's forward computes with Tensor ops, which must not record
             with grad_mode.no_grad():
@@ -431,16 +428,21 @@ class Function(metaclass=FunctionMeta):
         if type(raw) is tuple:
             return _wire(ctx, args, raw, record, all_tensors)
         # The common case, kept short: a built-in op with one array output.
-        out = Tensor._make(raw, False)
+        out = _new_tensor(raw, False, Tensor)
         if not record:
             return out
         _connect(ctx, args, all_tensors)
-        if out._data.dtype.kind == "f":
+        if raw.dtype.kind == "f":
             out._grad_fn = ctx
         to_save = ctx.to_save
         if to_save is not None:
-            ctx._saved = _save_all(ctx, to_save, (raw,), (out,))
             ctx.to_save = None
+            if len(to_save) == 1 and to_save[0] is raw:  # e.g. tanh's result
+                ctx._saved = (SavedTensor(out, True),)
+            else:
+                ctx._saved = _save_all(ctx, to_save, (raw,), (out,))
+            if saved_tensors_hooks_stack:
+                _pack(ctx, ctx._saved)
         return out
 
 
@@ -511,6 +513,8 @@ def _wire(
     if to_save is not None:
         if record:
             ctx._saved = _save_all(ctx, to_save, outs, results)
+            if saved_tensors_hooks_stack:
+                _pack(ctx, ctx._saved)
         ctx.to_save = None
     if single:
         return results[0]
@@ -536,8 +540,6 @@ def _save_all(
             saved.append(SavedTensor(x, is_output=False))  # the usual case: input
         else:
             saved.append(_save_other(x, raw_outs, results))
-    if saved_tensors_hooks_stack:
-        _pack(ctx, saved)
     return tuple(saved)
 
 
@@ -555,7 +557,7 @@ def _save_other(x: Any, raw_outs: tuple, results: tuple | list) -> SavedTensor:
     return SavedTensor(x, is_output=False)
 
 
-def _pack(ctx: Node, saved: list) -> None:
+def _pack(ctx: Node, saved: tuple) -> None:
     """Hand each saved tensor to the active ``saved_tensors_hooks`` pack hook;
     Python numbers wrapped into tensors are not packed (as in PyTorch)."""
     pack, unpack = saved_tensors_hooks_stack[-1]
