@@ -67,22 +67,23 @@ def _sum_to(g: Any, shape: tuple) -> Any:
 
 
 def _validate(node: Node, grads: Sequence) -> list:
-    """Check a node's output gradients (one per edge, from ``_call``) against its
-    inputs' shapes and dtypes, undoing broadcasting with a sum where needed
-    (PyTorch's validate_outputs). The engine does the same check as it sends."""
-    meta = node._input_meta
+    """Check a node's output gradients (one per edge, from ``_call``) against the
+    forward outputs they are the gradients of (shape, dtype), undoing
+    broadcasting with a sum where needed (PyTorch's validate_outputs). The engine
+    does the same check as it sends."""
     return [
-        None if g is None or nxt is None else _conformed(node, i, g, meta)
-        for i, (g, (nxt, _)) in enumerate(zip(grads, node.next_functions))
+        None if g is None or nxt is None else _conformed(node, i, g, nxt, nr)
+        for i, (g, (nxt, nr)) in enumerate(zip(grads, node.next_functions))
     ]
 
 
-def _conformed(node: Node, i: int, g: Any, meta: tuple) -> Any:
+def _conformed(node: Node, i: int, g: Any, nxt: Node, nr: int) -> Any:
+    meta = nxt._output_meta
     if meta:
-        shape, dtype = meta[i]
+        shape, dtype = meta[nr]
         d = g if type(g) is np.ndarray else getattr(g, "_data", g)
         if d.shape != shape or d.dtype is not dtype:
-            return _conform(node, i, g)
+            return _conform(node, i, g, shape, dtype)
     return g
 
 
@@ -103,9 +104,8 @@ def _arrange(node: Node, grads: Sequence) -> list:
     return grads
 
 
-def _conform(node: Node, i: int, g: Any) -> Any:
+def _conform(node: Node, i: int, g: Any, shape: tuple, dtype: Any) -> Any:
     """Sum a broadcast gradient down to its input's shape and cast its dtype."""
-    shape, dtype = node._input_meta[i]
     if tuple(g.shape) != shape:
         try:
             np.broadcast_shapes(tuple(g.shape), shape)
@@ -165,7 +165,7 @@ def _call(node: Node, grads: list, graph: bool) -> Sequence:
 
 
 def _zeros_for(node: Node, output_nr: int) -> np.ndarray:
-    shape, dtype = node.__dict__["_output_meta"][output_nr]
+    shape, dtype = node._output_meta[output_nr]
     return np.zeros(shape, dtype)
 
 
@@ -333,15 +333,16 @@ class GraphTask:
                 self._accumulate(node.variable, grads[0], ev)
         elif grads[0] is not None or any(g is not None for g in grads):
             outs = _call(node, grads, graph)
+        else:
+            outs = [None] * len(node.next_functions)
+        if hooked and node._post_hooks:
             if needed is not None:
                 # with inputs=, only the gradients a needed edge wants exist
+                # (_send skips the others; the hooks must not see them either)
                 outs = [
                     g if nxt is not None and nxt in needed else None
                     for g, (nxt, _) in zip(outs, node.next_functions)
                 ]
-        else:
-            outs = [None] * len(node.next_functions)
-        if hooked and node._post_hooks:
             outs = self._post_hooks(node, grads, outs, ev)
         if not self.keep_graph:
             if ev is not None:
@@ -424,7 +425,6 @@ class GraphTask:
         into the buffer at the other end of its edge; a node whose last edge has
         delivered becomes ready. Returns what was sent when tracing."""
         needed, deps, buffers = self.needed, self.deps, self.buffers
-        meta = node._input_meta
         sent = [] if trace else None
         for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, outs)):
             if nxt is None or (needed is not None and nxt not in needed):
@@ -432,11 +432,12 @@ class GraphTask:
                     sent.append(None)
                 continue
             if g is not None:
-                if meta:  # the check of _conformed, inline on this hot path
-                    shape, dtype = meta[i]
+                meta = nxt._output_meta  # _conformed's check, inline: hot path
+                if meta:
+                    shape, dtype = meta[nr]
                     d = g if type(g) is np.ndarray else getattr(g, "_data", g)
                     if d.shape != shape or d.dtype is not dtype:
-                        g = _conform(node, i, g)
+                        g = _conform(node, i, g, shape, dtype)
                 buf = buffers.get(nxt)
                 if buf is None and nr == 0 and nxt._num_outputs == 1:
                     buffers[nxt] = [g]

@@ -34,6 +34,7 @@ _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
 # The Tensor class; _tensor.py imports this module and then fills this in (a
 # module-level name keeps the hot paths free of per-call imports).
 Tensor: Any = None
+_object_new = object.__new__
 _new_tensor: Any = None  # _tensor._new_tensor(data, requires_grad, cls)
 _sequence_nr = itertools.count()
 
@@ -57,7 +58,9 @@ class Node:
     next_functions: tuple = ()
     _seq: int = 0
     _num_outputs = 1  # how many forward outputs, i.e. incoming gradient slots
-    _input_meta: tuple = ()  # (shape, dtype) per input: grads are checked against it
+    # (shape, dtype) per forward output: the gradients sent to this node along
+    # its callers' edges are checked against it (as PyTorch's input_metadata)
+    _output_meta: tuple = ()
     # Class-level defaults, overridden per node only when used, keep nodes cheap.
     _saved: tuple | None = None  # SavedTensors; None once released
     _released = False
@@ -147,7 +150,7 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable: Any) -> None:
         self.variable = variable
-        self._input_meta = ((variable._data.shape, variable._data.dtype),)
+        self._output_meta = ((variable._data.shape, variable._data.dtype),)
 
     def name(self) -> str:
         return "minigrad::autograd::AccumulateGrad"
@@ -223,8 +226,9 @@ class BackwardCFunction(Node):
         saved = self._saved
         if saved is not None:
             self._saved = None
-            # slots that never held a tensor still read as None afterwards
-            self._released = True if None not in saved else [s is None for s in saved]
+            # Slots that never held a tensor still read as None afterwards, so
+            # remember each slot's type (NoneType or SavedTensor), not the tensor.
+            self._released = True if None not in saved else tuple(map(type, saved))
 
     def apply(self, grads: list) -> tuple:
         out = self._forward_cls.backward(self, *grads)
@@ -337,7 +341,7 @@ def _saved_tensor_property(i: int) -> property:
         saved = node._saved
         if saved is None:
             released = node._released
-            if released is not True and released and released[i]:
+            if released is not True and released and released[i] is type(None):
                 return None  # nothing was saved here, so nothing was freed
             raise RuntimeError(ERR_BACKWARD_TWICE)
         s = saved[i]
@@ -403,8 +407,7 @@ class Function(metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args: Any) -> Any:
-        node_cls = cls._backward_cls
-        ctx = node_cls.__new__(node_cls)
+        ctx = _object_new(cls._backward_cls)
         needs = []  # plain loops: a comprehension costs a frame on Python 3.11
         all_tensors = True
         for a in args:
@@ -434,6 +437,7 @@ class Function(metaclass=FunctionMeta):
         _connect(ctx, args, all_tensors)
         if raw.dtype.kind == "f":
             out._grad_fn = ctx
+            ctx._output_meta = ((raw.shape, raw.dtype),)
         to_save = ctx.to_save
         if to_save is not None:
             ctx.to_save = None
@@ -457,7 +461,6 @@ def _connect(ctx: BackwardCFunction, args: tuple, all_tensors: bool) -> None:
         ctx._n_args = len(args)
         tensors = [args[i] for i in ctx._tensor_positions]
     edges = []
-    meta = []
     for a in tensors:
         fn = a._grad_fn
         if fn is not None and a._base is None:  # the usual non-leaf
@@ -466,10 +469,7 @@ def _connect(ctx: BackwardCFunction, args: tuple, all_tensors: bool) -> None:
             edges.append(_NO_EDGE)
         else:  # a leaf that requires grad, or a view
             edges.append(a._edge())
-        data = a._data
-        meta.append((data.shape, data.dtype))
     ctx.next_functions = tuple(edges)
-    ctx._input_meta = tuple(meta)
 
 
 def _wire(
@@ -498,11 +498,10 @@ def _wire(
     if record:
         _connect(ctx, args, all_tensors)
         ctx._num_outputs = len(results)
-        if len(results) > 1:  # unused outputs get zero gradients in backward
-            ctx._output_meta = tuple(
-                (r._data.shape, r._data.dtype) if isinstance(r, Tensor) else ((), None)
-                for r in results
-            )
+        ctx._output_meta = tuple(
+            (r._data.shape, r._data.dtype) if isinstance(r, Tensor) else ((), None)
+            for r in results
+        )
         for i, r in enumerate(results):
             if isinstance(r, Tensor) and not any(r is t for t in non_diff):
                 if r._data.dtype.kind == "f":
@@ -537,7 +536,7 @@ def _save_all(
         elif type(x) is Tensor and (
             x is not first if single else all(x is not r for r in results)
         ):
-            saved.append(SavedTensor(x, is_output=False))  # the usual case: input
+            saved.append(SavedTensor(x, False))  # the usual case: an input
         else:
             saved.append(_save_other(x, raw_outs, results))
     return tuple(saved)

@@ -51,7 +51,10 @@ def binary_out(out: Any, a: Any, b: Any) -> Any:
     ad, bd = a._data.dtype, b._data.dtype
     if ad == bd and out.dtype == ad:
         return out
-    want = result_type(a, b).np
+    if b._wrapped_number and ad.kind == "f" and not a._wrapped_number:
+        want = ad  # a Python number never changes a float tensor's dtype
+    else:
+        want = result_type(a, b).np
     return out if out.dtype == want else np.asarray(out).astype(want)
 
 

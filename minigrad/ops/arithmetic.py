@@ -23,7 +23,9 @@ class Add(BinaryOp):
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
-        return g, (g if ctx.alpha == 1 else g * ctx.alpha), None
+        if ctx.alpha == 1:  # then alpha was not an argument
+            return g, g
+        return g, g * ctx.alpha, None
 
 
 class Sub(BinaryOp):
@@ -39,7 +41,9 @@ class Sub(BinaryOp):
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
-        return g, (-g if ctx.alpha == 1 else g * -ctx.alpha), None
+        if ctx.alpha == 1:  # then alpha was not an argument
+            return g, -g
+        return g, g * -ctx.alpha, None
 
 
 class RsubTensor(BinaryOp):

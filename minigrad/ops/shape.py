@@ -751,7 +751,7 @@ class CopySlices(_Qualified, Node):
         self.fn, self.view_fn = fn, view_fn
         self._seq = fn._seq
         self.next_functions = (base._edge(),) + fn.next_functions[1:]
-        self._input_meta = ((base._data.shape, base._data.dtype),) + fn._input_meta[1:]
+        self._output_meta = ((base._data.shape, base._data.dtype),)
 
     def apply(self, grads: list) -> tuple:
         from ..engine import call_node
@@ -801,7 +801,7 @@ class AsStridedBackward0(Node):
             offset - base._data.__array_interface__["data"][0]
         ) // item
         self.next_functions = (base._edge(),)
-        self._input_meta = (self.base_meta,)
+        self._output_meta = ((view.shape, view.dtype),)
         from ..function import _sequence_nr
 
         self._seq = next(_sequence_nr)
