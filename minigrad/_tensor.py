@@ -1170,11 +1170,10 @@ class Tensor:
             elif k is Ellipsis:
                 dim += self._data.ndim - n_real
             elif isinstance(k, slice):
-                if k != slice(None) and k.indices(out._data.shape[dim]) != (
-                    0,
-                    out._data.shape[dim],
-                    1,
-                ):
+                # PyTorch skips a slice only when it is written as the whole dim
+                # (``x[1:]`` of an empty dim is still a SliceBackward0)
+                whole = k.start in (None, 0) and k.step in (None, 1)
+                if not (whole and (k.stop is None or k.stop >= out._data.shape[dim])):
                     out = out._view(S.Slice, dim, k)
                 dim += 1
             else:
@@ -1183,7 +1182,7 @@ class Tensor:
                         f"too many indices for tensor of dimension {self._data.ndim}"
                     )
                 out = out._view(S.Select, dim, int(k))
-        return out
+        return self._view(S.Alias) if out is self else out
 
     def _index(self, key: Any) -> Tensor:
         np_key = _numpy_key(key)
