@@ -149,11 +149,12 @@ def _call(node: Node, grads: list, graph: bool) -> Sequence:
         if len(grads) > 1 and node.materialize_grads and any(g is None for g in grads):
             # e.g. an unused output of a multi-output op gets a zero gradient
             grads = [
-                _zeros_for(node, i) if g is None else g for i, g in enumerate(grads)
+                _zeros_for(node, i, graph) if g is None else g
+                for i, g in enumerate(grads)
             ]
         array_formula = cls._array_backward
-        if graph or not array_formula:  # user Functions always see Tensors
-            grads = [_wrap(g) for g in grads]
+        if not (graph or array_formula):  # user Functions always see Tensors
+            grads = [_wrap(g) for g in grads]  # (with create_graph they are)
         out = cls.backward(node, *grads)
         if type(out) is not tuple:
             out = (out,)
@@ -164,9 +165,10 @@ def _call(node: Node, grads: list, graph: bool) -> Sequence:
     return out
 
 
-def _zeros_for(node: Node, output_nr: int) -> np.ndarray:
+def _zeros_for(node: Node, output_nr: int, graph: bool) -> Any:
     shape, dtype = node._output_meta[output_nr]
-    return np.zeros(shape, dtype)
+    zeros = np.zeros(shape, dtype)
+    return _wrap(zeros) if graph else zeros
 
 
 def accumulate_into(var: Any, g: Any, create_graph: bool) -> None:
@@ -235,7 +237,11 @@ class GraphTask:
                 if nxt is not None:
                     deps[nxt] = deps.get(nxt, 0) + 1
                     if parents is not None:
-                        parents.setdefault(nxt, []).append(node)
+                        ps = parents.get(nxt)
+                        if ps is None:
+                            parents[nxt] = [node]
+                        else:
+                            ps.append(node)
                     if nxt not in seen:
                         seen.add(nxt)
                         stack.append(nxt)

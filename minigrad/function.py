@@ -210,7 +210,14 @@ class BackwardCFunction(Node):
                     values.append(s.unpack(self, as_array=True))
         else:
             for s in saved:
-                values.append(None if s is None else s.unpack(self))
+                if s is None:
+                    values.append(None)
+                elif (
+                    s.tensor is not None and s.hooks is None and s.vc.value == s.version
+                ):
+                    values.append(s.tensor)  # a saved input: the usual case
+                else:
+                    values.append(s.unpack(self))
         return tuple(values)
 
     @property
@@ -408,33 +415,50 @@ class Function(metaclass=FunctionMeta):
     @classmethod
     def apply(cls, *args: Any) -> Any:
         ctx = _object_new(cls._backward_cls)
+        # Which inputs need a gradient, and the edge each one's gradient will
+        # take (PyTorch, too, collects the edges before running forward).
+        recording = grad_mode.state.enabled
         needs = []  # plain loops: a comprehension costs a frame on Python 3.11
-        all_tensors = True
+        edges = []
         for a in args:
-            if isinstance(a, Tensor):
-                needs.append(a._grad_fn is not None or a._requires_grad)
-            else:
+            if not isinstance(a, Tensor):
                 needs.append(False)
-                all_tensors = False
+                edges.append(None)  # not a tensor: no edge at all
+                continue
+            fn = a._grad_fn
+            if fn is not None and a._base is None:  # the usual non-leaf
+                needs.append(True)
+                edges.append((fn, a._output_nr))
+            elif fn is None and not a._requires_grad:  # a constant
+                needs.append(False)
+                edges.append(_NO_EDGE)
+            else:  # a leaf that requires grad, or a view
+                needs.append(True)
+                edges.append(a._edge() if recording else _NO_EDGE)
         ctx.needs_input_grad = tuple(needs)
-        record = True in needs and grad_mode.state.enabled
+        record = recording and True in needs
+        if record:  # numbered and wired before forward runs, as in PyTorch
+            ctx._seq = next(_sequence_nr)
+            if None in edges:
+                _non_tensor_args(ctx, edges)
+            else:
+                ctx.next_functions = tuple(edges)
         if not cls._array_backward:
             # a user's forward computes with Tensor ops, which must not record
             with grad_mode.no_grad():
                 raw = cls.forward(ctx, *args)
-            return _wire(ctx, args, raw, record, all_tensors)
+            return _wire(ctx, args, raw, record)
         try:
             raw = cls.forward(ctx, *args)
         except ValueError:  # numpy's words; an op may know PyTorch's
             cls._forward_failed(*args)
             raise
         if type(raw) is tuple:
-            return _wire(ctx, args, raw, record, all_tensors)
+            return _wire(ctx, args, raw, record)
         # The common case, kept short: a built-in op with one array output.
         out = _new_tensor(raw, False, Tensor)
         if not record:
             return out
-        _connect(ctx, args, all_tensors)
         if raw.dtype.kind == "f":
             out._grad_fn = ctx
             ctx._output_meta = ((raw.shape, raw.dtype),)
@@ -450,31 +474,15 @@ class Function(metaclass=FunctionMeta):
         return out
 
 
-def _connect(ctx: BackwardCFunction, args: tuple, all_tensors: bool) -> None:
-    """Number the node and point its edges at the inputs' nodes."""
-    ctx._seq = next(_sequence_nr)
-    tensors = args
-    if not all_tensors:
-        # Edges exist for tensor arguments only; backward still returns one
-        # gradient per argument, so remember which positions are tensors.
-        ctx._tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
-        ctx._n_args = len(args)
-        tensors = [args[i] for i in ctx._tensor_positions]
-    edges = []
-    for a in tensors:
-        fn = a._grad_fn
-        if fn is not None and a._base is None:  # the usual non-leaf
-            edges.append((fn, a._output_nr))
-        elif fn is None and not a._requires_grad:
-            edges.append(_NO_EDGE)
-        else:  # a leaf that requires grad, or a view
-            edges.append(a._edge())
-    ctx.next_functions = tuple(edges)
+def _non_tensor_args(ctx: BackwardCFunction, edges: list) -> None:
+    """Edges exist for tensor arguments only (``None`` marks the others); backward
+    still returns one gradient per argument, so remember which are tensors."""
+    ctx._tensor_positions = [i for i, e in enumerate(edges) if e is not None]
+    ctx._n_args = len(edges)
+    ctx.next_functions = tuple(e for e in edges if e is not None)
 
 
-def _wire(
-    ctx: BackwardCFunction, args: tuple, raw: Any, record: bool, all_tensors: bool
-) -> Any:
+def _wire(ctx: BackwardCFunction, args: tuple, raw: Any, record: bool) -> Any:
     """The general case of ``apply``: several outputs, or a user's Function with
     ``mark_dirty`` / ``mark_non_differentiable`` / inputs returned as outputs."""
     single = not isinstance(raw, tuple)
@@ -496,7 +504,6 @@ def _wire(
         else:
             results.append(o)
     if record:
-        _connect(ctx, args, all_tensors)
         ctx._num_outputs = len(results)
         ctx._output_meta = tuple(
             (r._data.shape, r._data.dtype) if isinstance(r, Tensor) else ((), None)
