@@ -233,9 +233,8 @@ class BackwardCFunction(Node):
         saved = self._saved
         if saved is not None:
             self._saved = None
-            # Slots that never held a tensor still read as None afterwards, so
-            # remember each slot's type (NoneType or SavedTensor), not the tensor.
-            self._released = True if None not in saved else tuple(map(type, saved))
+            # slots that never held a tensor still read as None afterwards
+            self._released = True if None not in saved else [s is None for s in saved]
 
     def apply(self, grads: list) -> tuple:
         out = self._forward_cls.backward(self, *grads)
@@ -348,7 +347,7 @@ def _saved_tensor_property(i: int) -> property:
         saved = node._saved
         if saved is None:
             released = node._released
-            if released is not True and released and released[i] is type(None):
+            if released is not True and released and released[i]:
                 return None  # nothing was saved here, so nothing was freed
             raise RuntimeError(ERR_BACKWARD_TWICE)
         s = saved[i]
@@ -479,7 +478,7 @@ def _non_tensor_args(ctx: BackwardCFunction, edges: list) -> None:
     still returns one gradient per argument, so remember which are tensors."""
     ctx._tensor_positions = [i for i, e in enumerate(edges) if e is not None]
     ctx._n_args = len(edges)
-    ctx.next_functions = tuple(e for e in edges if e is not None)
+    ctx.next_functions = tuple([e for e in edges if e is not None])
 
 
 def _wire(ctx: BackwardCFunction, args: tuple, raw: Any, record: bool) -> Any:

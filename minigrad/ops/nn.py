@@ -83,8 +83,42 @@ class Softmax(Op):
         (y,) = ctx.saved_tensors
         if y.ndim == 0:
             return g * 0, None
+        return softmax_backward(g, y, ctx.dim, ctx.axis), None
+
+
+def softmax_backward(g: Any, y: Any, dim: int, axis: int) -> Any:
+    """softmax's gradient from its result, ``y * (g - sum(g * y))``. On Tensors
+    one node, SoftmaxBackwardDataBackward0 (PyTorch's fused kernel)."""
+    if isinstance(g, f.ndarray):
         gy = g * y
-        return gy - y * f.sum_keepdim(gy, ctx.axis), None
+        return gy - y * gy.sum(axis=axis, keepdims=True)
+    return SoftmaxBackwardData.apply(g, y, dim, axis)
+
+
+class SoftmaxBackwardData(Op):
+    """d softmax_backward(g, y) = (softmax_backward(gg, y),
+    g * gg - sum(y * g) * gg - g * sum(y * gg))"""
+
+    node_name = "SoftmaxBackwardDataBackward0"
+    saved, saved_attrs = ("grad_output", "output"), ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, y: Any, dim: int, axis: int) -> Any:
+        ctx.dim, ctx.axis = dim, axis
+        ctx.save_for_backward(g, y)
+        return softmax_backward(g._data, y._data, dim, axis)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        g, y = ctx.saved_tensors
+        need_g, need_y = ctx.needs_input_grad[:2]
+        axis = ctx.axis
+        d_y = None
+        if need_y:
+            d_y = g * gg - f.sum_keepdim(y * g, axis) * gg
+            d_y = d_y - g * f.sum_keepdim(y * gg, axis)
+        d_g = softmax_backward(gg, y, ctx.dim, axis) if need_g else None
+        return d_g, d_y, None, None
 
 
 class LogSoftmax(Op):
@@ -110,7 +144,43 @@ class LogSoftmax(Op):
         (y,) = ctx.saved_tensors
         if y.ndim == 0:
             return g * 0, None
-        return g - f.exp(y) * f.sum_keepdim(g, ctx.axis), None
+        return log_softmax_backward(g, y, ctx.dim, ctx.axis), None
+
+
+def _log_softmax_grad(g: Any, y: Any, axis: int) -> Any:
+    return g - f.exp(y) * f.sum_keepdim(g, axis)
+
+
+def log_softmax_backward(g: Any, y: Any, dim: int, axis: int) -> Any:
+    """log_softmax's gradient from its result, ``g - exp(y) * sum(g)``. On
+    Tensors one node, LogSoftmaxBackwardDataBackward0 (PyTorch's fused kernel)."""
+    if isinstance(g, f.ndarray):
+        return _log_softmax_grad(g, y, axis)
+    return LogSoftmaxBackwardData.apply(g, y, dim, axis)
+
+
+class LogSoftmaxBackwardData(Op):
+    """d log_softmax_backward(g, y) = (gg - sum(gg * exp(y)),
+    -sum(g) * exp(y) * gg)"""
+
+    node_name = "LogSoftmaxBackwardDataBackward0"
+    saved, saved_attrs = ("grad_output", "output"), ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, y: Any, dim: int, axis: int) -> Any:
+        ctx.dim, ctx.axis = dim, axis
+        ctx.save_for_backward(g, y)
+        return _log_softmax_grad(g._data, y._data, axis)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        g, y = ctx.saved_tensors
+        need_g, need_y = ctx.needs_input_grad[:2]
+        # (not log_softmax_backward again: unlike softmax's, this Jacobian is
+        # not symmetric)
+        d_g = gg - f.sum_keepdim(gg * f.exp(y), ctx.axis) if need_g else None
+        d_y = -f.sum_keepdim(g, ctx.axis) * f.exp(y) * gg if need_y else None
+        return d_g, d_y, None, None
 
 
 # ------------------------------------------------------------------- linear

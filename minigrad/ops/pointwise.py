@@ -66,7 +66,35 @@ class Tanh(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         (y,) = ctx.saved_tensors
+        return tanh_backward(g, y)
+
+
+def tanh_backward(g: Any, y: Any) -> Any:
+    """tanh's gradient from its result, ``g * (1 - y²)``. On Tensors (create_graph)
+    it is one recorded node, TanhBackwardBackward0, as PyTorch's fused kernel."""
+    if isinstance(g, f.ndarray):
         return g * (1 - y * y)
+    return TanhBackward.apply(g, y)
+
+
+class TanhBackward(Op):
+    """d tanh_backward(g, y) = (tanh_backward(gg, y), gg * (-2y * g))"""
+
+    node_name, saved = "TanhBackwardBackward0", ("grad_output", "output")
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, y: Any) -> Any:
+        ctx.save_for_backward(g, y)
+        return tanh_backward(g._data, y._data)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        g, y = ctx.saved_tensors
+        need_g, need_y = ctx.needs_input_grad[:2]
+        return (
+            tanh_backward(gg, y) if need_g else None,
+            gg * (f.scale(y, -2) * g) if need_y else None,
+        )
 
 
 class Sigmoid(Op):
@@ -85,11 +113,39 @@ class Sigmoid(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         (y,) = ctx.saved_tensors
+        return sigmoid_backward(g, y)
+
+
+def sigmoid_backward(g: Any, y: Any) -> Any:
+    """sigmoid's gradient from its result, ``g * y(1 - y)``; on Tensors one node,
+    SigmoidBackwardBackward0 (PyTorch's fused kernel)."""
+    if isinstance(g, f.ndarray):
         return g * (y * (1 - y))
+    return SigmoidBackward.apply(g, y)
+
+
+class SigmoidBackward(Op):
+    """d sigmoid_backward(g, y) = (sigmoid_backward(gg, y), gg * g * (1 - 2y))"""
+
+    node_name, saved = "SigmoidBackwardBackward0", ("grad_output", "output")
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, y: Any) -> Any:
+        ctx.save_for_backward(g, y)
+        return sigmoid_backward(g._data, y._data)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        g, y = ctx.saved_tensors
+        need_g, need_y = ctx.needs_input_grad[:2]
+        return (
+            sigmoid_backward(gg, y) if need_g else None,
+            gg * g * (f.scale(y, -2) + 1) if need_y else None,
+        )
 
 
 class Relu(Op):
-    """d relu(a) = g * (result > 0)"""
+    """d relu(a) = g where result > 0, else 0"""
 
     node_name, saved = "ReluBackward0", ("result",)
 
@@ -102,7 +158,38 @@ class Relu(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return g * f.positive_mask(y)
+        return threshold_backward(g, y, 0)
+
+
+def threshold_backward(g: Any, x: Any, threshold: Any) -> Any:
+    """``g`` where ``x > threshold``, else 0 (relu's gradient, from its result).
+    On Tensors one node, ThresholdBackwardBackward0 (PyTorch's fused kernel)."""
+    if isinstance(g, f.ndarray):
+        return np.where(x <= threshold, 0, g).astype(g.dtype, copy=False)
+    return ThresholdBackward.apply(g, x, threshold)
+
+
+class ThresholdBackward(Op):
+    """d threshold_backward(g, x, t) = (threshold_backward(gg, x, t), 0)"""
+
+    node_name, saved = "ThresholdBackwardBackward0", ("self",)
+    saved_attrs = ("threshold",)
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, x: Any, threshold: Any) -> Any:
+        ctx.threshold = threshold
+        ctx.save_for_backward(x)
+        return threshold_backward(g._data, x._data, threshold)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        (x,) = ctx.saved_tensors
+        need_g, need_x = ctx.needs_input_grad[:2]
+        return (
+            threshold_backward(gg, x, ctx.threshold) if need_g else None,
+            f.zeros(tuple(x.shape), gg) if need_x else None,  # a constant
+            None,
+        )
 
 
 class Reciprocal(Op):
@@ -138,7 +225,7 @@ class Sqrt(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return g / (2 * y)
+        return g / f.scale(y, 2)
 
 
 class Abs(Op):

@@ -613,8 +613,9 @@ KNOWN_BUG_REWRITES: dict[str, Callable[[str, str], str]] = {
             "is at version N; expected version M", _VERSION_FIELD.sub(r"\1 V ", out)
         )
     ),
-    # graphs of create_graph=True gradients (TanhBackwardBackward0, TBackward0,
-    # SumBackward0 of sum_to, DivBackward1 of mean, views): grad_fns masked
+    # graphs of create_graph=True gradients (TBackward0, SumBackward0 of sum_to,
+    # DivBackward1 of mean, views; the fused activation gradients match now):
+    # grad_fns masked
     "scenario_double_backward_nodes.py": (
         lambda src, out: _GRAD_FN.sub("FN", out) if "create_graph=True" in src else out
     ),

@@ -1,0 +1,111 @@
+"""Gradients PyTorch computes with one fused kernel (tanh_backward,
+sigmoid_backward, threshold_backward, _softmax_backward_data,
+_log_softmax_backward_data): under ``create_graph=True`` each is one node
+(``TanhBackwardBackward0``, ...) with PyTorch's saved attributes, and its own
+backward gives the right second and third derivatives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from op_harness import (
+    _numpy,
+    arrays,
+    away_from_zero,
+    check_gradcheck,
+    compare_graphs,
+    make,
+    second_order,
+    small_shapes,
+    torch,
+)
+
+import minigrad
+from minigrad.ops.nn import LogSoftmaxBackwardData, SoftmaxBackwardData
+from minigrad.ops.pointwise import SigmoidBackward, TanhBackward, ThresholdBackward
+
+ACTIVATIONS = {
+    "tanh": lambda lib, x: x.tanh(),
+    "sigmoid": lambda lib, x: x.sigmoid(),
+    "relu": lambda lib, x: x.relu(),
+    "softmax_last": lambda lib, x: lib.softmax(x, -1),
+    "softmax_first": lambda lib, x: lib.softmax(x, 0),
+    "log_softmax": lambda lib, x: lib.log_softmax(x, -1),
+}
+FUSED_NODE = {
+    "tanh": "TanhBackwardBackward0",
+    "sigmoid": "SigmoidBackwardBackward0",
+    "relu": "ThresholdBackwardBackward0",
+    "softmax_last": "SoftmaxBackwardDataBackward0",
+    "softmax_first": "SoftmaxBackwardDataBackward0",
+    "log_softmax": "LogSoftmaxBackwardDataBackward0",
+}
+nonempty = arrays(small_shapes.filter(lambda s: len(s) >= 1), away_from_zero(0.1, 2.0))
+
+
+def _gradient_graph(lib, fn, a: np.ndarray, v: np.ndarray) -> tuple:
+    """``grad((fn(x) * y * v).sum(), x, create_graph=True)``: the upstream
+    gradient ``y * v`` needs a gradient too, so every edge of the fused node
+    is live."""
+    x = make(lib, a, np.float64, True)
+    y = fn(lib, x)
+    (g,) = lib.autograd.grad((y * y * lib.tensor(v)).sum(), x, create_graph=True)
+    return x, g
+
+
+@pytest.mark.parametrize("name", sorted(ACTIVATIONS))
+@settings(max_examples=15, deadline=None)
+@given(a=nonempty)
+def test_fused_node_graph_and_values(name: str, a: np.ndarray) -> None:
+    fn = ACTIVATIONS[name]
+    v = np.random.default_rng(0).standard_normal(a.shape)
+    x_mg, g_mg = _gradient_graph(minigrad, fn, a, v)
+    x_th, g_th = _gradient_graph(torch, fn, a, v)
+    assert g_th.grad_fn.name() == FUSED_NODE[name]
+    compare_graphs(g_mg, g_th, [x_mg], [x_th])  # names, edges, every _saved_*
+    np.testing.assert_allclose(_numpy(g_mg), _numpy(g_th), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(ACTIVATIONS))
+@settings(max_examples=15, deadline=None)
+@given(a=nonempty)
+def test_second_and_third_derivatives(name: str, a: np.ndarray) -> None:
+    fn = ACTIVATIONS[name]
+    second_order(lambda lib, x: fn(lib, x) * fn(lib, x), [a])
+    results = []
+    for lib in (minigrad, torch):
+        rng = np.random.default_rng(3)
+        x = make(lib, a, np.float64, True)
+        y = fn(lib, x)
+        (g1,) = lib.autograd.grad((y * y).sum(), x, create_graph=True)
+        w = lib.tensor(rng.standard_normal(a.shape))
+        (g2,) = lib.autograd.grad((g1 * w).sum(), x, create_graph=True)
+        if not g2.requires_grad:  # relu: the third derivative is zero
+            results.append(np.zeros(a.shape))
+            continue
+        (g3,) = lib.autograd.grad((g2 * g2).sum(), x)
+        results.append(_numpy(g3))
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-8, atol=1e-10)
+
+
+@settings(max_examples=20, deadline=None)
+@given(g=arrays((2, 3)), y=arrays((2, 3), away_from_zero(0.1, 0.9)))
+def test_fused_functions_gradcheck(g: np.ndarray, y: np.ndarray) -> None:
+    """Each fused node's own backward, checked numerically in float64."""
+    check_gradcheck(lambda lib, a, b: TanhBackward.apply(a, b), g, y)
+    check_gradcheck(lambda lib, a, b: SigmoidBackward.apply(a, b), g, y)
+    check_gradcheck(lambda lib, a, b: ThresholdBackward.apply(a, b, 0.05), g, y)
+    for fused in (SoftmaxBackwardData, LogSoftmaxBackwardData):
+        for dim in (0, 1):
+            check_gradcheck(lambda lib, a, b, f=fused, d=dim: f.apply(a, b, d, d), g, y)
+
+
+def test_relu_gradient_at_inf_and_nan_is_threshold_backward() -> None:
+    """relu's gradient is ``grad where result > 0 else 0``, so an infinite or nan
+    gradient arriving where the result is 0 gives 0 (not nan)."""
+    for lib in (minigrad, torch):
+        x = lib.tensor([-1.0, 2.0, 0.0], requires_grad=True)
+        x.relu().backward(lib.tensor([float("inf"), float("nan"), float("inf")]))
+        got = x.grad.tolist()
+        assert got[0] == 0.0 and got[2] == 0.0 and np.isnan(got[1]), (lib, got)
