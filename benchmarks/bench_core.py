@@ -4,7 +4,8 @@ Runs the same tiny-tensor programs in each framework, interleaved, single-thread
 and prints the median time per op (forward + backward) and minigrad's ratio to
 PyTorch. Targets: the tiny-op chain at most 1.0x PyTorch (the core engine's first
 bar was 2.0x), ``autograd.grad`` with ``create_graph=True`` at most 1.5x. MyGrad, the
-nearest numpy peer, is included in the chain when it is installed.
+nearest numpy peer, is included in the chain when it is installed, and so is the
+chain's numpy work alone (its kernels, no autograd): the floor of any numpy engine.
 
     python benchmarks/bench_core.py [--repeats N]
 """
@@ -56,6 +57,26 @@ def mygrad_chain_program(mygrad: ModuleType, length: int = 300) -> Program:
         for _ in range(length):
             x = mygrad.tanh(x * b + b)
         mygrad.sum(x).backward()
+
+    return run, 3 * length + 1
+
+
+def numpy_chain_program(length: int = 300) -> Program:
+    """The numpy work inside the chain alone: each op's forward kernel and the
+    kernels of its gradient formula. Any engine on numpy pays at least this; the
+    rest of minigrad's time per op is Python bookkeeping."""
+    a = np.random.rand(10).astype(np.float32)
+    b = np.random.rand(10).astype(np.float32)
+
+    def run() -> None:
+        x, ys = a, []
+        for _ in range(length):
+            x = np.tanh(x * b + b)
+            ys.append(x)
+        g = np.ones_like(a)
+        for y in reversed(ys):
+            g = g * (1 - y * y)  # tanh's gradient
+            g = g * b  # mul's (add passes its gradient on)
 
     return run, 3 * length + 1
 
@@ -116,6 +137,7 @@ def main() -> None:
                 "minigrad": chain_program(minigrad),
                 "PyTorch": chain_program(torch),
                 **({"MyGrad": mygrad_chain_program(mygrad)} if mygrad else {}),
+                "numpy": numpy_chain_program(),
             },
             3,
             "<= 1.0",

@@ -7,6 +7,7 @@ method, so under ``create_graph=True`` the formula records a graph of its own.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -53,6 +54,8 @@ def positive_mask(x: Any) -> Any:
 def expand(g: Any, shape: tuple) -> Any:
     """Broadcast ``g`` to ``shape`` (the backward of a reduction)."""
     if isinstance(g, ndarray):
+        if g.size == math.prod(shape):  # nothing repeats: a plain, writable view
+            return g.reshape(shape)
         return np.broadcast_to(g, shape)
     return g.expand(shape)
 

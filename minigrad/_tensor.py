@@ -270,8 +270,9 @@ class Tensor:
         # inside backward); one made without history only in grad mode.
         had_history = self._grad_fn is not None
         if (had_history or grad_mode.state.enabled) and base.requires_grad:
-            self._grad_fn = S.AsStridedBackward0(base, self._view_fn)
-            self._output_nr = 0
+            requires_grad = self._requires_grad  # (kept: a no_grad view's flag)
+            self._set_history(S.AsStridedBackward0(base, self._view_fn))
+            self._requires_grad = requires_grad
 
     def retain_grad(self) -> None:
         if not self.requires_grad:
@@ -1258,17 +1259,28 @@ class Tensor:
         self._vc.value += 1
         if node is None:
             return self
-        if node is not None:
-            _rebind_saved_result(node, self)
+        _rebind_saved_result(node, self)
         base = self._base
         if base is None:
-            self._grad_fn, self._output_nr, self._requires_grad = node, 0, False
+            self._set_history(node)
             return self
-        base._grad_fn = S.CopySlices(base, self._view_fn, node)
-        base._output_nr, base._requires_grad = 0, False
-        self._grad_fn = S.AsStridedBackward0(base, self._view_fn)
-        self._output_nr, self._view_version = 0, self._vc.value
+        base._set_history(S.CopySlices(base, self._view_fn, node))
+        self._set_history(S.AsStridedBackward0(base, self._view_fn))
+        self._view_version = self._vc.value
         return self
+
+    def _set_history(self, fn: Node, output_nr: int = 0) -> None:
+        """Make ``fn`` this tensor's grad_fn (after an in-place change). A
+        retain_grad() follows the tensor to it, as in PyTorch; hooks registered
+        before stay with the old node (they see the gradient of the old value)."""
+        old, old_nr = self._grad_fn, self._output_nr
+        self._grad_fn, self._output_nr, self._requires_grad = fn, output_nr, False
+        if self._retains_grad and old is not None and old is not fn:
+            retained = old._retains_grad or {}
+            ref = retained.get(old_nr)
+            if ref is not None and ref() is self:
+                del retained[old_nr]
+            fn._retain_grad_of(output_nr, self)
 
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         if alpha == 1:

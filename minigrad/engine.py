@@ -342,13 +342,6 @@ class GraphTask:
         else:
             outs = [None] * len(node.next_functions)
         if hooked and node._post_hooks:
-            if needed is not None:
-                # with inputs=, only the gradients a needed edge wants exist
-                # (_send skips the others; the hooks must not see them either)
-                outs = [
-                    g if nxt is not None and nxt in needed else None
-                    for g, (nxt, _) in zip(outs, node.next_functions)
-                ]
             outs = self._post_hooks(node, grads, outs, ev)
         if not self.keep_graph:
             if ev is not None:
@@ -406,7 +399,14 @@ class GraphTask:
     def _post_hooks(
         self, node: Node, grads: list, outs: list, ev: StepEvent | None
     ) -> list:
-        """``hook(grad_inputs, grad_outputs)`` may return replacement grad_inputs."""
+        """``hook(grad_inputs, grad_outputs)`` may return replacement grad_inputs.
+        The hooks see the checked gradients, and None where no edge (or, with
+        ``inputs=``, no needed edge) takes one, as PyTorch's formulas give."""
+        needed = self.needed
+        outs = [
+            None if needed is not None and nxt not in needed else g
+            for g, (nxt, _) in zip(_validate(node, outs), node.next_functions)
+        ]
         for hook in list(node._post_hooks.values()):
             res = hook(tuple(_wrap(g) for g in outs), tuple(_wrap(g) for g in grads))
             if ev is not None:
@@ -667,6 +667,9 @@ def grad(
     task.run()
     captured = task.captured
     result = []
+    # One Tensor per buffer, so grad(y, [x, x]) gives one object twice; a given
+    # grad_outputs tensor that arrives unchanged (grad(y, [y], v)) is v itself.
+    made = {id(g._data): g for g in grads if isinstance(g, Tensor)}
     for i, (t, g) in enumerate(zip(ins, captured)):
         if g is None:
             if materialize_grads:
@@ -684,5 +687,7 @@ def grad(
         else:
             # the engine's own buffer, as PyTorch returns it (an expanded
             # gradient stays expanded: writing into it in place is refused)
-            result.append(Tensor._make(np.asarray(g, dtype=t._data.dtype), False))
+            if id(g) not in made:
+                made[id(g)] = Tensor._make(np.asarray(g, dtype=t._data.dtype), False)
+            result.append(made[id(g)])
     return tuple(result)

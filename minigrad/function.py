@@ -511,7 +511,7 @@ def _wire(ctx: BackwardCFunction, args: tuple, raw: Any, record: bool) -> Any:
         for i, r in enumerate(results):
             if isinstance(r, Tensor) and not any(r is t for t in non_diff):
                 if r._data.dtype.kind == "f":
-                    r._grad_fn, r._output_nr, r._requires_grad = ctx, i, False
+                    r._set_history(ctx, i)  # (a dirty input keeps its retain_grad)
                     if any(r is d for d in dirty):
                         r._base = None
     to_save = ctx.to_save

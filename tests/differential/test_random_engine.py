@@ -345,9 +345,6 @@ class _Program:
         x = self.pick()
         if x is None:
             return
-        base = self.ts.get(x.base) if x.base else None
-        if AVOID_RETAINED_INPLACE and (x.retained or (base and base.retained)):
-            return
         no_grad = self.flag(1, 4)
         s = x.shape
         choices = ["add_c", "mul_c", "iadd", "imul_c", "exp_", "zero_", "add_t"]
@@ -408,7 +405,7 @@ class _Program:
                 t.deps = t.deps - moved
 
     def retain(self) -> None:
-        x = self.pick(lambda t: not (AVOID_RETAIN_GRAD_ON_VIEWS and t.base))
+        x = self.pick()
         if x is None:
             return
         self.emit([f"{x.name}.retain_grad()"], after=[f"print({x.name}.retains_grad)"])
@@ -467,15 +464,14 @@ class _Program:
     def _inputs(self, out: _T, for_grad: bool) -> list[str]:
         """One or two tensors requiring grad, mostly at least one of them
         reached from ``out`` (so that the pass does something)."""
-        skip = out.name if for_grad and AVOID_GRAD_ALIASING else None
-        cands = [t.name for t in self.ts.values() if t.rg and t.name != skip]
+        cands = [t.name for t in self.ts.values() if t.rg]
         if not cands:
             return []
         names = self.draw(st.lists(st.sampled_from(cands), min_size=1, max_size=2))
         reached = [c for c in cands if c in out.deps]
         if reached and not set(names) & out.deps and self.flag(3, 1):
             names[0] = self.draw(st.sampled_from(reached))
-        if not for_grad or AVOID_GRAD_ALIASING:
+        if not for_grad:  # (autograd.grad may be asked for one tensor twice)
             names = list(dict.fromkeys(names))
         return names
 
@@ -569,20 +565,10 @@ def programs(draw: Draw) -> str:
 # ---- Known minigrad bugs, excluded so the test stays green until they are
 # fixed.  Each names its minimal reproducer, ``scenario_<topic>.py``, to be
 # added to tests/differential/programs/ with the fix; delete the exclusion then.
-#
-# (a) Patterns the generator does not write while the bug stands.
-# scenario_grad_output_is_input.py: grad(y, [y]) must return grad_outputs
-# itself, grad(y, [x, x]) one tensor twice; so autograd.grad's inputs never
-# include its output or one tensor twice.
-AVOID_GRAD_ALIASING = True
-# scenario_retain_grad_view_regenerated.py: a view's retain_grad must survive
-# the regeneration of its grad_fn; so retain_grad() is not called on views.
-AVOID_RETAIN_GRAD_ON_VIEWS = True
-# scenario_retain_grad_after_inplace.py: retain_grad must move to the new
-# grad_fn an in-place op gives the tensor; so a tensor that retains its grad
-# (or its base) is not modified in place.
-AVOID_RETAINED_INPLACE = True
-
+# (The generator used to avoid some patterns too: autograd.grad with one tensor
+# twice or its own output as input, retain_grad on views and on tensors changed
+# in place. Those are fixed; scenario_grad_aliasing.py and
+# scenario_retain_grad_follows_inplace.py guard them.)
 _CREATE_GRAPH_WARNING = "UserWarning: Using backward() with create_graph=True"
 _VERSION_FIELD = re.compile(r"^(gv?\d+ .* (?:True|False) (?:True|False)) \d+ ", re.M)
 _VERSION_MSG = re.compile(r"is at version \d+; expected version \d+")
@@ -599,7 +585,7 @@ def _drop_lines(text: str, prefix: str) -> str:
     )
 
 
-# (b) Transcript rewrites hiding a bug's traces, applied to both transcripts
+# (a) Transcript rewrites hiding a bug's traces, applied to both transcripts
 # (given the program too); the rest must still agree.
 KNOWN_BUG_REWRITES: dict[str, Callable[[str, str], str]] = {
     # numpy's RuntimeWarnings (overflow in exp, inf - inf) must not leak
@@ -621,7 +607,7 @@ KNOWN_BUG_REWRITES: dict[str, Callable[[str, str], str]] = {
     ),
 }
 
-# (c) Bugs whose effect runs on through the program: the example is not
+# (b) Bugs whose effect runs on through the program: the example is not
 # compared when the program or a transcript shows the bug's mark.
 KNOWN_BUG_MARKS: dict[str, Callable[[str, str, str], bool]] = {
     # ZeroBackward0 under create_graph gives a constant
