@@ -89,7 +89,7 @@ def _method(name: str) -> Any:
 # Functional spellings of Tensor methods: ``minigrad.exp(x)`` is ``x.exp()``.
 for _name in (
     "add sub mul div neg exp log tanh sigmoid relu reciprocal sqrt abs sin cos sign "
-    "sum mean dot mm mv bmm pow square clone detach reshape t transpose permute "
+    "sgn sum mean dot mm mv bmm pow square clone detach reshape t transpose permute "
     "squeeze unsqueeze flatten select "
     "rsqrt log1p log2 log10 exp2 expm1 erf clamp clip clamp_min clamp_max clamp_ "
     "clamp_min_ clamp_max_ maximum minimum masked_fill gather max min amax amin "

@@ -27,6 +27,10 @@ def sign(x: Any) -> Any:
     return np.sign(x) if isinstance(x, ndarray) else x.sign()
 
 
+def sgn(x: Any) -> Any:
+    return np.sign(x) if isinstance(x, ndarray) else x.sgn()
+
+
 def sin(x: Any) -> Any:
     return np.sin(x) if isinstance(x, ndarray) else x.sin()
 

@@ -672,6 +672,9 @@ class Tensor:
     def sign(self) -> Tensor:
         return P.Sign.apply(self)
 
+    def sgn(self) -> Tensor:
+        return P.Sgn.apply(self)
+
     def sum(
         self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     ) -> Tensor:

@@ -304,9 +304,48 @@ class MseLoss(Op):
     def backward(ctx: Any, g: Any) -> tuple:
         x, t = ctx.saved_tensors
         need_x, need_t = ctx.needs_input_grad[:2]
-        norm = 2.0 / f.data(x).size if ctx.reduction == MEAN else 2.0
-        gx = f.scale(x - t, norm) * g
-        return (gx if need_x else None), (-gx if need_t else None), None
+        red = ctx.reduction
+        return (
+            mse_loss_backward(g, x, t, red) if need_x else None,
+            mse_loss_backward(g, t, x, red) if need_t else None,  # as PyTorch
+            None,
+        )
+
+
+def _mse_norm(x: Any, reduction: int) -> float:
+    return 2.0 / f.data(x).size if reduction == MEAN else 2.0
+
+
+def mse_loss_backward(g: Any, x: Any, t: Any, reduction: int) -> Any:
+    """mse_loss's gradient for ``x``, ``2 (x - t) g`` (over n for the mean); on
+    Tensors one node, MseLossBackwardBackward0 (PyTorch's fused kernel)."""
+    if isinstance(g, f.ndarray):
+        return (x - t) * _mse_norm(x, reduction) * g
+    return MseLossBackward.apply(g, x, t, reduction)
+
+
+class MseLossBackward(Op):
+    """d mse_loss_backward(g, x, t) = (sum of 2 (x - t) gg, 2 g gg, -2 g gg)
+    (over n for the mean)"""
+
+    node_name = "MseLossBackwardBackward0"
+    saved = ("grad_output", "self", "target")
+    saved_attrs = ("reduction",)
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, x: Any, t: Any, reduction: int) -> Any:
+        ctx.reduction = reduction
+        ctx.save_for_backward(g, x, t)
+        return mse_loss_backward(g._data, x._data, t._data, reduction)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        g, x, t = ctx.saved_tensors
+        need_g, need_x, need_t = ctx.needs_input_grad[:3]
+        norm = _mse_norm(x, ctx.reduction)
+        d_g = f.sum_to(f.scale(x - t, norm) * gg, tuple(g.shape)) if need_g else None
+        d_x = f.scale(gg * g, norm) if need_x or need_t else None
+        return d_g, (d_x if need_x else None), (-d_x if need_t else None), None
 
 
 def _nll_check(x: np.ndarray, t: np.ndarray, w: np.ndarray | None) -> None:

@@ -241,7 +241,7 @@ class Abs(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         (a,) = ctx.saved_tensors
-        return g * f.sign(a)
+        return g * f.sgn(a)
 
 
 class Sin(Op):
@@ -284,6 +284,22 @@ class Sign(Op):
     @staticmethod
     def forward(ctx: Any, a: Any) -> Any:
         return np.sign(a._data)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        return g * 0
+
+
+class Sgn(Op):
+    """d sgn(a) = 0   (sign, for real tensors; abs's gradient is written with it)"""
+
+    node_name, saved = "SgnBackward0", ("self", "result")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        out = np.sign(a._data)
+        ctx.save_for_backward(a, out)  # (PyTorch's formula needs them for complex)
+        return out
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
@@ -433,7 +449,37 @@ class LeakyRelu(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         (a,) = ctx.saved_tensors
-        return f.where(f.data(a) > 0, g, g * ctx.negative_slope), None
+        return leaky_relu_backward(g, a, ctx.negative_slope), None
+
+
+def leaky_relu_backward(g: Any, x: Any, slope: Any) -> Any:
+    """leaky_relu's gradient; on Tensors one node, LeakyReluBackwardBackward0."""
+    if isinstance(g, f.ndarray):
+        return f.where(x > 0, g, g * slope)
+    return LeakyReluBackward.apply(g, x, slope)
+
+
+class LeakyReluBackward(Op):
+    """d leaky_relu_backward(g, x) = (leaky_relu_backward(gg, x), 0)"""
+
+    node_name, saved = "LeakyReluBackwardBackward0", ("self",)
+    saved_attrs = ("negative_slope",)
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, x: Any, slope: Any) -> Any:
+        ctx.negative_slope = slope
+        ctx.save_for_backward(x)
+        return leaky_relu_backward(g._data, x._data, slope)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        (x,) = ctx.saved_tensors
+        need_g, need_x = ctx.needs_input_grad[:2]
+        return (
+            leaky_relu_backward(gg, x, ctx.negative_slope) if need_g else None,
+            f.zeros(tuple(x.shape), gg) if need_x else None,  # a constant
+            None,
+        )
 
 
 _SQRT_2_OVER_PI = 0.7978845608028654
@@ -461,13 +507,53 @@ class Gelu(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         (x,) = ctx.saved_tensors
-        if ctx.approximate == "tanh":
-            t = f.tanh((x + x * x * x * _GELU_C) * _SQRT_2_OVER_PI)
-            d_inner = (x * x * (3 * _GELU_C) + 1) * _SQRT_2_OVER_PI
-            return g * ((t + 1) * 0.5 + x * 0.5 * (1 - t * t) * d_inner), None
-        cdf = (f.erf(x * 0.7071067811865476) + 1) * 0.5
-        pdf = f.exp(x * x * -0.5) * 0.3989422804014327
-        return g * (cdf + x * pdf), None
+        return gelu_backward(g, x, ctx.approximate), None
+
+
+def _gelu_terms(x: Any, approximate: str) -> tuple:
+    """gelu's first and second derivative at ``x``."""
+    if approximate == "tanh":  # gelu = x/2 (1 + tanh(u)), u = k (x + c x³)
+        t = f.tanh((x + x * x * x * _GELU_C) * _SQRT_2_OVER_PI)
+        du = (x * x * (3 * _GELU_C) + 1) * _SQRT_2_OVER_PI
+        sech2 = 1 - t * t
+        first = (t + 1) * 0.5 + x * 0.5 * sech2 * du
+        ddu = x * (6 * _GELU_C * _SQRT_2_OVER_PI)
+        second = sech2 * (du - x * t * du * du + x * 0.5 * ddu)
+        return first, second
+    pdf = f.exp(x * x * -0.5) * 0.3989422804014327  # φ(x)
+    cdf = (f.erf(x * 0.7071067811865476) + 1) * 0.5  # Φ(x)
+    return cdf + x * pdf, pdf * (2 - x * x)
+
+
+def gelu_backward(g: Any, x: Any, approximate: str) -> Any:
+    """gelu's gradient, ``g * gelu'(x)``; on Tensors one node,
+    GeluBackwardBackward0 (PyTorch's fused kernel)."""
+    if isinstance(g, f.ndarray):
+        return g * _gelu_terms(x, approximate)[0]
+    return GeluBackward.apply(g, x, approximate)
+
+
+class GeluBackward(Op):
+    """d gelu_backward(g, x) = (gelu_backward(gg, x), gg * g * gelu''(x))"""
+
+    node_name, saved = "GeluBackwardBackward0", ("grad_output", "self")
+    saved_attrs = ("approximate",)
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, x: Any, approximate: str) -> Any:
+        ctx.approximate = approximate
+        ctx.save_for_backward(g, x)
+        return gelu_backward(g._data, x._data, approximate)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        g, x = ctx.saved_tensors
+        need_g, need_x = ctx.needs_input_grad[:2]
+        d_x = None
+        if need_x:
+            d_x = gg * g * _gelu_terms(x, ctx.approximate)[1]
+        d_g = gelu_backward(gg, x, ctx.approximate) if need_g else None
+        return d_g, d_x, None
 
 
 class Softplus(Op):
@@ -489,8 +575,45 @@ class Softplus(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         (x,) = ctx.saved_tensors
-        beta = ctx.beta
-        linear = f.data(x) * beta > ctx.threshold
-        with np.errstate(over="ignore"):
-            sig = 1 / (f.exp(x * -beta) + 1)
-        return f.where(linear, g, g * sig), None, None
+        return softplus_backward(g, x, ctx.beta, ctx.threshold), None, None
+
+
+def _softplus_sigmoid(x: Any, beta: Any) -> Any:
+    with np.errstate(over="ignore"):
+        return 1 / (f.exp(x * -beta) + 1)
+
+
+def softplus_backward(g: Any, x: Any, beta: Any, threshold: Any) -> Any:
+    """softplus's gradient, ``g * sigmoid(beta x)`` (``g`` past the threshold);
+    on Tensors one node, SoftplusBackwardBackward0 (PyTorch's fused kernel)."""
+    if isinstance(g, f.ndarray):
+        linear = x * beta > threshold
+        return f.where(linear, g, g * _softplus_sigmoid(x, beta))
+    return SoftplusBackward.apply(g, x, beta, threshold)
+
+
+class SoftplusBackward(Op):
+    """d softplus_backward(g, x) = (softplus_backward(gg, x),
+    gg * g * beta s (1 - s), 0 past the threshold)   with s = sigmoid(beta x)"""
+
+    node_name, saved = "SoftplusBackwardBackward0", ("grad_output", "self")
+    saved_attrs = ("beta", "threshold")
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, x: Any, beta: Any, threshold: Any) -> Any:
+        ctx.beta, ctx.threshold = beta, threshold
+        ctx.save_for_backward(g, x)
+        return softplus_backward(g._data, x._data, beta, threshold)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        g, x = ctx.saved_tensors
+        need_g, need_x = ctx.needs_input_grad[:2]
+        beta, threshold = ctx.beta, ctx.threshold
+        d_x = None
+        if need_x:
+            s = _softplus_sigmoid(x, beta)
+            curve = f.where(f.data(x) * beta > threshold, 0.0, s * (1 - s) * beta)
+            d_x = gg * g * curve
+        d_g = softplus_backward(gg, x, beta, threshold) if need_g else None
+        return d_g, d_x, None, None

@@ -1,8 +1,10 @@
 """Gradients PyTorch computes with one fused kernel (tanh_backward,
-sigmoid_backward, threshold_backward, _softmax_backward_data,
-_log_softmax_backward_data): under ``create_graph=True`` each is one node
-(``TanhBackwardBackward0``, ...) with PyTorch's saved attributes, and its own
-backward gives the right second and third derivatives."""
+sigmoid_backward, threshold_backward, leaky_relu_backward, gelu_backward,
+softplus_backward, _softmax_backward_data, _log_softmax_backward_data,
+mse_loss_backward): under ``create_graph=True`` each is one node
+(``TanhBackwardBackward0``, ...) with PyTorch's saved attributes, the whole graph
+of the gradient is PyTorch's, and the fused node's own backward gives the right
+second and third derivatives."""
 
 from __future__ import annotations
 
@@ -22,8 +24,21 @@ from op_harness import (
 )
 
 import minigrad
-from minigrad.ops.nn import LogSoftmaxBackwardData, SoftmaxBackwardData
-from minigrad.ops.pointwise import SigmoidBackward, TanhBackward, ThresholdBackward
+from minigrad.ops.nn import (
+    LogSoftmaxBackwardData,
+    MseLossBackward,
+    SoftmaxBackwardData,
+)
+from minigrad.ops.pointwise import (
+    GeluBackward,
+    LeakyReluBackward,
+    SigmoidBackward,
+    SoftplusBackward,
+    TanhBackward,
+    ThresholdBackward,
+)
+
+TARGET = 0.25  # mse_loss's target, a constant
 
 ACTIVATIONS = {
     "tanh": lambda lib, x: x.tanh(),
@@ -32,6 +47,15 @@ ACTIVATIONS = {
     "softmax_last": lambda lib, x: lib.softmax(x, -1),
     "softmax_first": lambda lib, x: lib.softmax(x, 0),
     "log_softmax": lambda lib, x: lib.log_softmax(x, -1),
+    "leaky_relu": lambda lib, x: lib.nn.functional.leaky_relu(x, 0.1),
+    "gelu": lambda lib, x: lib.nn.functional.gelu(x),
+    "gelu_tanh": lambda lib, x: lib.nn.functional.gelu(x, approximate="tanh"),
+    "softplus": lambda lib, x: lib.nn.functional.softplus(x, beta=2, threshold=1.5),
+    "mse_mean": lambda lib, x: lib.nn.functional.mse_loss(x, lib.full_like(x, TARGET)),
+    "mse_none": lambda lib, x: lib.nn.functional.mse_loss(
+        x, lib.full_like(x, TARGET), reduction="none"
+    ),
+    "abs": lambda lib, x: x.abs(),  # (not fused: its graph has SgnBackward0)
 }
 FUSED_NODE = {
     "tanh": "TanhBackwardBackward0",
@@ -40,6 +64,10 @@ FUSED_NODE = {
     "softmax_last": "SoftmaxBackwardDataBackward0",
     "softmax_first": "SoftmaxBackwardDataBackward0",
     "log_softmax": "LogSoftmaxBackwardDataBackward0",
+    "leaky_relu": "LeakyReluBackwardBackward0",
+    "gelu": "GeluBackwardBackward0",
+    "gelu_tanh": "GeluBackwardBackward0",
+    "softplus": "SoftplusBackwardBackward0",
 }
 nonempty = arrays(small_shapes.filter(lambda s: len(s) >= 1), away_from_zero(0.1, 2.0))
 
@@ -62,7 +90,8 @@ def test_fused_node_graph_and_values(name: str, a: np.ndarray) -> None:
     v = np.random.default_rng(0).standard_normal(a.shape)
     x_mg, g_mg = _gradient_graph(minigrad, fn, a, v)
     x_th, g_th = _gradient_graph(torch, fn, a, v)
-    assert g_th.grad_fn.name() == FUSED_NODE[name]
+    if name in FUSED_NODE:
+        assert g_th.grad_fn.name() == FUSED_NODE[name]
     compare_graphs(g_mg, g_th, [x_mg], [x_th])  # names, edges, every _saved_*
     np.testing.assert_allclose(_numpy(g_mg), _numpy(g_th), rtol=1e-10, atol=1e-12)
 
@@ -93,12 +122,29 @@ def test_second_and_third_derivatives(name: str, a: np.ndarray) -> None:
 @given(g=arrays((2, 3)), y=arrays((2, 3), away_from_zero(0.1, 0.9)))
 def test_fused_functions_gradcheck(g: np.ndarray, y: np.ndarray) -> None:
     """Each fused node's own backward, checked numerically in float64."""
-    check_gradcheck(lambda lib, a, b: TanhBackward.apply(a, b), g, y)
-    check_gradcheck(lambda lib, a, b: SigmoidBackward.apply(a, b), g, y)
-    check_gradcheck(lambda lib, a, b: ThresholdBackward.apply(a, b, 0.05), g, y)
-    for fused in (SoftmaxBackwardData, LogSoftmaxBackwardData):
-        for dim in (0, 1):
-            check_gradcheck(lambda lib, a, b, f=fused, d=dim: f.apply(a, b, d, d), g, y)
+    for fused, extra in [
+        (TanhBackward, ()),
+        (SigmoidBackward, ()),
+        (ThresholdBackward, (0.05,)),
+        (LeakyReluBackward, (0.1,)),
+        (GeluBackward, ("none",)),
+        (GeluBackward, ("tanh",)),
+        (SoftplusBackward, (2, 20)),
+        (SoftmaxBackwardData, (0, 0)),
+        (SoftmaxBackwardData, (1, 1)),
+        (LogSoftmaxBackwardData, (0, 0)),
+        (LogSoftmaxBackwardData, (1, 1)),
+    ]:
+        check_gradcheck(lambda lib, a, b, f=fused, e=extra: f.apply(a, b, *e), g, y)
+    t = np.full((2, 3), TARGET)
+    check_gradcheck(lambda lib, a, b, c: MseLossBackward.apply(a, b, c, 0), g, y, t)
+    for reduction in (1, 2):  # mean, sum: the incoming gradient is a scalar
+        check_gradcheck(
+            lambda lib, a, b, c, r=reduction: MseLossBackward.apply(a, b, c, r),
+            g[0, 0],
+            y,
+            t,
+        )
 
 
 def test_relu_gradient_at_inf_and_nan_is_threshold_backward() -> None:
