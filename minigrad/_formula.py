@@ -48,13 +48,6 @@ def scale(x: Any, s: Any) -> Any:
     return MulScalar.apply(x, s)
 
 
-def positive_mask(x: Any) -> Any:
-    """``x > 0`` as a 0/1 constant of x's dtype (relu's derivative)."""
-    data = x if isinstance(x, ndarray) else x._data
-    mask = (data > 0).astype(data.dtype)
-    return mask if isinstance(x, ndarray) else type(x)._make(mask, False)
-
-
 def expand(g: Any, shape: tuple) -> Any:
     """Broadcast ``g`` to ``shape`` (the backward of a reduction)."""
     if isinstance(g, ndarray):
