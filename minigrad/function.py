@@ -205,7 +205,12 @@ class BackwardCFunction(Node):
                     values.append(None)
                 elif s.hooks is None and s.vc.value == s.version:  # the usual case
                     t = s.tensor
-                    values.append(t._data if t is not None else s.data)
+                    if t is None:
+                        values.append(s.data)
+                    elif t._wrapped_number:  # ``x * 0.9``: numpy keeps g's dtype
+                        values.append(t._data.item())
+                    else:
+                        values.append(t._data)
                 else:
                     values.append(s.unpack(self, as_array=True))
         else:
@@ -273,7 +278,7 @@ class SavedTensor:
             t = self.hooks[1](self.packed)
             return t._data if as_array else t
         if self.vc.value != self.version:
-            raise RuntimeError(self._version_error(owner))
+            raise RuntimeError(_first_stale(owner, self)._version_error(owner))
         t = self.tensor
         if as_array:
             return t._data if t is not None else self.data
@@ -305,11 +310,29 @@ class SavedTensor:
         )
 
 
+def _first_stale(owner: Node, stale: SavedTensor) -> SavedTensor:
+    """The stale saved tensor PyTorch reports when several are: its nodes unpack
+    their saved variables in the order of their names (``other`` before
+    ``self``, ``mat2`` before ``self``)."""
+    saved = owner._saved or ()
+    names = getattr(owner, "_slot_names", ()) or ()
+    if len(names) != len(saved):
+        return stale
+    for _, s in sorted(zip(names, saved), key=lambda p: p[0]):
+        if s is not None and s.hooks is None and s.vc.value != s.version:
+            return s
+    return stale
+
+
 def forward_op_name(node: Node) -> str:
-    """``MulBackward0`` -> ``Mul``, as PyTorch 2.13 names ops in its messages."""
+    """``MulBackward0`` -> ``Mul``, ``SumBackward1`` -> ``Sum1``, as PyTorch 2.13
+    names ops in its messages."""
     name = node.name()
     stem = name.rstrip("0123456789")
-    return stem[: -len("Backward")] if stem.endswith("Backward") else name
+    if not stem.endswith("Backward"):
+        return name
+    overload = name[len(stem) :]
+    return stem[: -len("Backward")] + ("" if overload == "0" else overload)
 
 
 def _as_array(g: Any) -> Any:

@@ -46,6 +46,15 @@ class BinaryOp(Op):
         broadcast_shape(a._data.shape, b._data.shape)
 
 
+def operand(b: Any, a: Any) -> Any:
+    """The array of ``b`` for an op with the float tensor ``a``; a Python number
+    PyTorch wrapped (``x * 0.9``) is passed as the number, so numpy computes in
+    ``a``'s dtype, as PyTorch does (not in float64, then rounded)."""
+    if b._wrapped_number and a._data.dtype.kind == "f":
+        return b._data.item()
+    return b._data
+
+
 def binary_out(out: Any, a: Any, b: Any) -> Any:
     """Cast numpy's result to the dtype PyTorch's promotion rules give."""
     ad, bd = a._data.dtype, b._data.dtype

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from ._common import BinaryOp, Op, binary_out, float_out
+from ._common import BinaryOp, Op, binary_out, float_out, operand
 
 
 class Add(BinaryOp):
@@ -18,7 +18,7 @@ class Add(BinaryOp):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Any:
         ctx.alpha = alpha
-        bd = b._data if alpha == 1 else b._data * alpha
+        bd = operand(b, a) if alpha == 1 else b._data * alpha
         return binary_out(a._data + bd, a, b)
 
     @staticmethod
@@ -36,7 +36,7 @@ class Sub(BinaryOp):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Any:
         ctx.alpha = alpha
-        bd = b._data if alpha == 1 else b._data * alpha
+        bd = operand(b, a) if alpha == 1 else b._data * alpha
         return binary_out(a._data - bd, a, b)
 
     @staticmethod
@@ -88,7 +88,7 @@ class Mul(BinaryOp):
         need_a, need_b = ctx.needs_input_grad
         # Each input is only needed for the other's gradient (PyTorch saves the same).
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return binary_out(a._data * b._data, a, b)
+        return binary_out(a._data * operand(b, a), a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -121,7 +121,7 @@ class Div(BinaryOp):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Any:
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
-        return float_out(a._data / b._data, a, b)
+        return float_out(a._data / operand(b, a), a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
