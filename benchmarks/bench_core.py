@@ -4,8 +4,10 @@ Runs the same tiny-tensor programs in each framework, interleaved, single-thread
 and prints the median time per op (forward + backward) and minigrad's ratio to
 PyTorch. Targets: the tiny-op chain at most 1.0x PyTorch (the core engine's first
 bar was 2.0x), ``autograd.grad`` with ``create_graph=True`` at most 1.5x. MyGrad, the
-nearest numpy peer, is included in the chain when it is installed, and so is the
-chain's numpy work alone (its kernels, no autograd): the floor of any numpy engine.
+nearest numpy peer, is included in the chain when it is installed. Two floors
+come with it: ``bare``, the chain through the smallest engine written in Python
+(the algorithm without PyTorch's semantics), and ``numpy``, its numpy kernels
+alone.
 
     python benchmarks/bench_core.py [--repeats N]
 """
@@ -13,11 +15,14 @@ chain's numpy work alone (its kernels, no autograd): the floor of any numpy engi
 from __future__ import annotations
 
 import argparse
+import heapq
+import itertools
 import os
 import statistics
 import time
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 # One BLAS thread for numpy, like torch.set_num_threads(1) below: tiny tensors
 # measure per-op overhead, not parallel kernels.
@@ -81,6 +86,88 @@ def numpy_chain_program(length: int = 300) -> Program:
     return run, 3 * length + 1
 
 
+def bare_engine_chain_program(length: int = 300) -> Program:
+    """The chain through the smallest engine that still works like PyTorch's: a
+    node per op with its edges and saved arrays, and in backward a dependency
+    count and a ready queue by sequence number. None of PyTorch's semantics (no
+    hooks, version checks, grad modes, dtype rules, gradient checks): what
+    CPython itself costs per op, the floor for an engine written in Python."""
+    seq = itertools.count()
+
+    class Node:
+        __slots__ = ("formula", "edges", "saved", "seq", "grad")
+
+        def __init__(self, formula: Any, edges: tuple, saved: tuple) -> None:
+            self.formula, self.edges, self.saved = formula, edges, saved
+            self.seq, self.grad = next(seq), None
+
+    class T:
+        __slots__ = ("data", "node")
+
+        def __init__(self, data: np.ndarray, node: Node | None) -> None:
+            self.data, self.node = data, node
+
+        def __mul__(self, o: T) -> T:
+            edges = (self.node, o.node)
+            saved = (self.data, o.data, o.node is not None, self.node is not None)
+            return T(self.data * o.data, Node(mul_grad, edges, saved))
+
+        def __add__(self, o: T) -> T:
+            return T(self.data + o.data, Node(add_grad, (self.node, o.node), ()))
+
+        def tanh(self) -> T:
+            y = np.tanh(self.data)
+            return T(y, Node(tanh_grad, (self.node,), (y,)))
+
+    def mul_grad(g: Any, a: Any, b: Any, need_b: bool, need_a: bool) -> tuple:
+        return (g * b if need_a else None), (g * a if need_b else None)
+
+    def add_grad(g: Any) -> tuple:
+        return g, g
+
+    def tanh_grad(g: Any, y: Any) -> tuple:
+        return (g * (1 - y * y),)
+
+    def backward(root: Node, g: np.ndarray) -> None:
+        deps: dict = {}
+        stack, seen = [root], {root}
+        while stack:
+            for e in stack.pop().edges:
+                if e is not None:
+                    deps[e] = deps.get(e, 0) + 1
+                    if e not in seen:
+                        seen.add(e)
+                        stack.append(e)
+        grads, ready = {root: g}, [(-root.seq, root)]
+        while ready:
+            node = heapq.heappop(ready)[1]
+            g = grads.pop(node)
+            if node.formula is None:  # a leaf's sink
+                node.grad = g if node.grad is None else node.grad + g
+                continue
+            for e, ge in zip(node.edges, node.formula(g, *node.saved)):
+                if e is None or ge is None:
+                    continue
+                grads[e] = grads[e] + ge if e in grads else ge
+                deps[e] -= 1
+                if deps[e] == 0:
+                    heapq.heappush(ready, (-e.seq, e))
+
+    leaf = Node(None, (), ())
+    leaf.seq = 2**64  # a sink runs as soon as it is ready
+    a = T(np.random.rand(10).astype(np.float32), leaf)
+    b = T(np.random.rand(10).astype(np.float32), None)
+
+    def run() -> None:
+        x = a
+        for _ in range(length):
+            x = (x * b + b).tanh()
+        backward(x.node, np.ones_like(x.data))
+        leaf.grad = None
+
+    return run, 3 * length
+
+
 def single_op_program(lib: ModuleType) -> Program:
     """One mul of two 10-element leaves, a sum, and backward."""
     a = lib.rand(10, requires_grad=True)
@@ -137,6 +224,7 @@ def main() -> None:
                 "minigrad": chain_program(minigrad),
                 "PyTorch": chain_program(torch),
                 **({"MyGrad": mygrad_chain_program(mygrad)} if mygrad else {}),
+                "bare": bare_engine_chain_program(),
                 "numpy": numpy_chain_program(),
             },
             3,

@@ -660,8 +660,8 @@ def grad(
         retain_graph = create_graph
     if allow_unused is None:
         allow_unused = materialize_grads
+    root_grads = _make_grads(outs, grads, create_graph)  # checked first
     roots = _root_edges(outs)
-    root_grads = _make_grads(outs, grads, create_graph)
     edges = _input_edges(ins, True)
     task = GraphTask(roots, root_grads, retain_graph, create_graph, edges, False)
     task.run()
