@@ -172,27 +172,39 @@ def threshold_backward(g: Any, x: Any, threshold: Any) -> Any:
     return ThresholdBackward.apply(g, x, threshold)
 
 
-class ThresholdBackward(Op):
-    """d threshold_backward(g, x, t) = (threshold_backward(gg, x, t), 0)"""
+class _MaskGradBackward(Op):
+    """A gradient that is ``g`` times a mask of ``x`` (relu's, leaky_relu's): it
+    is linear in ``g``, so its own gradient is the same function of ``gg``, and
+    none flows to ``x``. Subclasses name the function and its parameter."""
 
-    node_name, saved = "ThresholdBackwardBackward0", ("self",)
-    saved_attrs = ("threshold",)
+    _abstract = True
+    param: str  # the parameter's name, also its _saved_ attribute
+    grad: Any  # the gradient function, (g, x, param) -> g * mask(x)
 
     @staticmethod
-    def forward(ctx: Any, g: Any, x: Any, threshold: Any) -> Any:
-        ctx.threshold = threshold
+    def forward(ctx: Any, g: Any, x: Any, param: Any) -> Any:
+        setattr(ctx, ctx._forward_cls.param, param)
         ctx.save_for_backward(x)
-        return threshold_backward(g._data, x._data, threshold)
+        return ctx._forward_cls.grad(g._data, x._data, param)
 
     @staticmethod
     def backward(ctx: Any, gg: Any) -> tuple:
         (x,) = ctx.saved_tensors
+        cls = ctx._forward_cls
         need_g, need_x = ctx.needs_input_grad[:2]
         return (
-            threshold_backward(gg, x, ctx.threshold) if need_g else None,
+            cls.grad(gg, x, getattr(ctx, cls.param)) if need_g else None,
             f.zeros(tuple(x.shape), gg) if need_x else None,  # a constant
             None,
         )
+
+
+class ThresholdBackward(_MaskGradBackward):
+    """d threshold_backward(g, x, t) = (threshold_backward(gg, x, t), 0)"""
+
+    node_name, saved = "ThresholdBackwardBackward0", ("self",)
+    saved_attrs, param = ("threshold",), "threshold"
+    grad = staticmethod(threshold_backward)
 
 
 class Reciprocal(Op):
@@ -462,27 +474,12 @@ def leaky_relu_backward(g: Any, x: Any, slope: Any) -> Any:
     return LeakyReluBackward.apply(g, x, slope)
 
 
-class LeakyReluBackward(Op):
+class LeakyReluBackward(_MaskGradBackward):
     """d leaky_relu_backward(g, x) = (leaky_relu_backward(gg, x), 0)"""
 
     node_name, saved = "LeakyReluBackwardBackward0", ("self",)
-    saved_attrs = ("negative_slope",)
-
-    @staticmethod
-    def forward(ctx: Any, g: Any, x: Any, slope: Any) -> Any:
-        ctx.negative_slope = slope
-        ctx.save_for_backward(x)
-        return leaky_relu_backward(g._data, x._data, slope)
-
-    @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
-        (x,) = ctx.saved_tensors
-        need_g, need_x = ctx.needs_input_grad[:2]
-        return (
-            leaky_relu_backward(gg, x, ctx.negative_slope) if need_g else None,
-            f.zeros(tuple(x.shape), gg) if need_x else None,  # a constant
-            None,
-        )
+    saved_attrs, param = ("negative_slope",), "negative_slope"
+    grad = staticmethod(leaky_relu_backward)
 
 
 _SQRT_2_OVER_PI = 0.7978845608028654
