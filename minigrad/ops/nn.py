@@ -421,40 +421,87 @@ class NllLoss(Op):
         x, t = a._data, target._data
         w = None if weight is None else weight._data
         _nll_check(x, t, w)
-        idx, weights = _nll_weights(t, w, ignore, x.shape[-1], x.dtype)
-        rows = x.reshape(-1, x.shape[-1])
-        losses = -weights * rows[np.arange(len(idx)), idx]
-        total = weights.sum(dtype=x.dtype)
-        if reduction == NONE and x.ndim == 2:
-            out = losses.reshape(t.shape)
-            total = np.zeros((), x.dtype)  # PyTorch leaves it 0 here
-        elif reduction == NONE:
-            out = losses.reshape(())
-        elif reduction == SUM:
-            out = losses.sum(dtype=x.dtype)
-        else:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out = losses.sum(dtype=x.dtype) / total
+        out, total = _nll(x, t, w, reduction, ignore)
         ctx.reduction, ctx.ignore_index, ctx.ignore = reduction, f.u64(ignore), ignore
-        ctx.save_for_backward(a, target, weight, np.asarray(total))
-        return np.asarray(out, x.dtype)
+        ctx.save_for_backward(a, target, weight, total)
+        return out
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         x, t, w, total = ctx.saved_tensors
-        xd = f.data(x)
-        wd = None if w is None else f.data(w)
-        n_classes = xd.shape[-1]
-        idx, weights = _nll_weights(f.data(t), wd, ctx.ignore, n_classes, xd.dtype)
-        if ctx.reduction == MEAN:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                weights = weights / f.data(total)
-        coef = np.zeros((len(idx), xd.shape[-1]), xd.dtype)
-        coef[np.arange(len(idx)), idx] = -weights
-        coef = f.constant(coef.reshape(xd.shape), g)
-        if ctx.reduction == NONE and xd.ndim == 2:
-            g = f.reshape(g, (len(idx), 1))
-        return g * coef, None, None, None
+        red, ignore = ctx.reduction, ctx.ignore
+        return nll_loss_backward(g, x, t, w, total, red, ignore), None, None, None
+
+
+def _nll(x: Any, t: Any, w: Any, reduction: int, ignore: int) -> tuple:
+    """nll_loss's value and its total weight, on arrays."""
+    idx, weights = _nll_weights(t, w, ignore, x.shape[-1], x.dtype)
+    rows = x.reshape(-1, x.shape[-1])
+    losses = -weights * rows[np.arange(len(idx)), idx]
+    total = weights.sum(dtype=x.dtype)
+    if reduction == NONE and x.ndim == 2:
+        out = losses.reshape(t.shape)
+        total = np.zeros((), x.dtype)  # PyTorch leaves it 0 here
+    elif reduction == NONE:
+        out = losses.reshape(())
+    elif reduction == SUM:
+        out = losses.sum(dtype=x.dtype)
+    else:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = losses.sum(dtype=x.dtype) / total
+    return np.asarray(out, x.dtype), np.asarray(total)
+
+
+def nll_loss_backward(
+    g: Any, x: Any, t: Any, w: Any, total: Any, reduction: int, ignore: int
+) -> Any:
+    """nll_loss's gradient: ``-g · w[t]`` (over the total weight for the mean) at
+    each sample's target class, 0 elsewhere. On Tensors one node,
+    NllLossBackwardBackward0 (PyTorch's fused kernel)."""
+    if not isinstance(g, f.ndarray):
+        return NllLossBackward.apply(g, x, (t, w, total), reduction, ignore)
+    xd = f.data(x)
+    wd = None if w is None else f.data(w)
+    idx, weights = _nll_weights(f.data(t), wd, ignore, xd.shape[-1], xd.dtype)
+    if reduction == MEAN:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            weights = weights / f.data(total)
+    coef = np.zeros((len(idx), xd.shape[-1]), xd.dtype)
+    coef[np.arange(len(idx)), idx] = -weights
+    if reduction == NONE and xd.ndim == 2:
+        g = g.reshape(len(idx), 1)
+    return g * coef.reshape(xd.shape)
+
+
+class NllLossBackward(Op):
+    """d nll_loss_backward(g, x) = (nll_loss(gg), 0): linear in g, and x only
+    gives the shape"""
+
+    node_name = "NllLossBackwardBackward0"
+    saved, saved_attrs = ("target", "weight"), ("ignore_index", "reduction")
+
+    @staticmethod
+    def forward(
+        ctx: Any, g: Any, x: Any, consts: tuple, reduction: int, ignore: int
+    ) -> Any:
+        t, w, total = consts
+        ctx.reduction, ctx.ignore_index, ctx.ignore = reduction, f.u64(ignore), ignore
+        ctx.x_shape = x._data.shape
+        ctx.save_for_backward(t, w)
+        return nll_loss_backward(g._data, x, t, w, total, reduction, ignore)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        t, w = ctx.saved_tensors
+        need_g, need_x = ctx.needs_input_grad[:2]
+        d_g = None
+        if need_g and isinstance(gg, f.ndarray):
+            wd = None if w is None else f.data(w)
+            d_g = _nll(gg, f.data(t), wd, ctx.reduction, ctx.ignore)[0]
+        elif need_g:
+            d_g = NllLoss.apply(gg, (t, w), ctx.reduction, ctx.ignore)
+        d_x = f.zeros(ctx.x_shape, gg) if need_x else None  # a constant
+        return d_g, d_x, None, None, None
 
 
 EPSILON = 1e-12  # PyTorch's floor for x(1 - x) in binary_cross_entropy's backward

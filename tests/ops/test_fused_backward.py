@@ -72,13 +72,14 @@ FUSED_NODE = {
 nonempty = arrays(small_shapes.filter(lambda s: len(s) >= 1), away_from_zero(0.1, 2.0))
 
 
-def _gradient_graph(lib, fn, a: np.ndarray, v: np.ndarray) -> tuple:
-    """``grad((fn(x) * y * v).sum(), x, create_graph=True)``: the upstream
-    gradient ``y * v`` needs a gradient too, so every edge of the fused node
-    is live."""
+def _gradient_graph(lib, fn, a: np.ndarray) -> tuple:
+    """``grad((fn(x) * y * v).sum(), x, create_graph=True)`` for a fixed random
+    ``v``: the upstream gradient ``y * v`` needs a gradient too, so every edge of
+    the fused node is live."""
     x = make(lib, a, np.float64, True)
     y = fn(lib, x)
-    (g,) = lib.autograd.grad((y * y * lib.tensor(v)).sum(), x, create_graph=True)
+    v = lib.tensor(np.random.default_rng(0).standard_normal(tuple(y.shape)))
+    (g,) = lib.autograd.grad((y * y * v).sum(), x, create_graph=True)
     return x, g
 
 
@@ -87,9 +88,8 @@ def _gradient_graph(lib, fn, a: np.ndarray, v: np.ndarray) -> tuple:
 @given(a=nonempty)
 def test_fused_node_graph_and_values(name: str, a: np.ndarray) -> None:
     fn = ACTIVATIONS[name]
-    v = np.random.default_rng(0).standard_normal(a.shape)
-    x_mg, g_mg = _gradient_graph(minigrad, fn, a, v)
-    x_th, g_th = _gradient_graph(torch, fn, a, v)
+    x_mg, g_mg = _gradient_graph(minigrad, fn, a)
+    x_th, g_th = _gradient_graph(torch, fn, a)
     if name in FUSED_NODE:
         assert g_th.grad_fn.name() == FUSED_NODE[name]
     compare_graphs(g_mg, g_th, [x_mg], [x_th])  # names, edges, every _saved_*
@@ -155,3 +155,36 @@ def test_relu_gradient_at_inf_and_nan_is_threshold_backward() -> None:
         x.relu().backward(lib.tensor([float("inf"), float("nan"), float("inf")]))
         got = x.grad.tolist()
         assert got[0] == 0.0 and got[2] == 0.0 and np.isnan(got[1]), (lib, got)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True])
+@settings(max_examples=10, deadline=None)
+@given(a=arrays((3, 4)))
+def test_cross_entropy_gradient_graph(reduction: str, weighted: bool, a) -> None:
+    """cross_entropy is log_softmax then nll_loss: the graph of its gradient has
+    PyTorch's LogSoftmaxBackwardDataBackward0 and NllLossBackwardBackward0, and
+    the second and third derivatives are PyTorch's."""
+
+    def loss(lib, x):
+        target = lib.tensor([0, 3, 1])
+        weight = lib.tensor([1.0, 2.0, 0.5, 1.5], dtype=lib.float64)
+        return lib.nn.functional.cross_entropy(
+            x,
+            target,
+            weight=weight if weighted else None,
+            reduction=reduction,
+            ignore_index=1,
+        )
+
+    x_mg, g_mg = _gradient_graph(minigrad, loss, a)
+    x_th, g_th = _gradient_graph(torch, loss, a)
+    compare_graphs(g_mg, g_th, [x_mg], [x_th])
+    np.testing.assert_allclose(_numpy(g_mg), _numpy(g_th), rtol=1e-10, atol=1e-12)
+    results = []
+    for lib, x, g in ((minigrad, x_mg, g_mg), (torch, x_th, g_th)):
+        (g2,) = lib.autograd.grad((g * g).sum(), x, create_graph=True)
+        (g3,) = lib.autograd.grad((g2 * g2).sum(), x)
+        results.append((_numpy(g2), _numpy(g3)))
+    for m, t in zip(*results):
+        np.testing.assert_allclose(m, t, rtol=1e-8, atol=1e-10)
