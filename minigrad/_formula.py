@@ -61,12 +61,40 @@ def reshape(g: Any, shape: tuple) -> Any:
     return g.reshape(shape)
 
 
+def squeeze_dim(g: Any, dim: int) -> Any:
+    """Drop the size-1 dim ``dim`` (SqueezeBackward1 on Tensors)."""
+    return np.squeeze(g, dim) if isinstance(g, ndarray) else g.squeeze(dim)
+
+
 def unsqueeze_dims(g: Any, dims: tuple, ndim: int) -> Any:
-    """Re-insert reduced dims (``keepdim=False`` backward) before expanding."""
+    """Re-insert reduced dims (``keepdim=False`` backward) before expanding; on
+    Tensors one unsqueeze per dim, as PyTorch's unsqueeze_multiple records."""
+    if not isinstance(g, ndarray):
+        for d in sorted(dims):
+            g = g.unsqueeze(d)
+        return g
     shape = list(g.shape)
     for d in sorted(dims):
         shape.insert(d, 1)
-    return reshape(g, tuple(shape))
+    return g.reshape(tuple(shape))
+
+
+def masked_fill(x: Any, mask: np.ndarray, value: float) -> Any:
+    """``x`` with ``value`` where the constant ``mask`` holds (MaskedFillBackward0
+    on Tensors, as PyTorch's formulas record it)."""
+    if isinstance(x, ndarray):
+        return np.where(mask, value, x).astype(x.dtype, copy=False)
+    return x.masked_fill(type(x)._make(np.asarray(mask), False), value)
+
+
+def div_scalar(x: Any, n: Any) -> Any:
+    """``x / n`` for a Python number ``n`` (DivBackward1 on Tensors, as PyTorch's
+    formulas record it)."""
+    if isinstance(x, ndarray):
+        return x / n
+    from .ops.nn import DivScalar
+
+    return DivScalar.apply(x, n)
 
 
 def mT(x: Any) -> Any:  # noqa: N802 - PyTorch's name

@@ -538,13 +538,67 @@ class BinaryCrossEntropy(Op):
     def backward(ctx: Any, g: Any) -> tuple:
         x, t, w = ctx.saved_tensors
         need_x, need_t = ctx.needs_input_grad[:2]
-        if ctx.reduction == MEAN:
-            g = f.scale(g, 1.0 / f.data(x).size)
-        if w is not None:
-            g = g * w
-        gx = g * (x - t) / f.clamp_min((1 - x) * x, EPSILON) if need_x else None
-        gt = g * (f.log(1 - x) - f.log(x)) if need_t else None
+        red = ctx.reduction
+        gx = bce_backward(g, x, t, w, red) if need_x else None
+        gt = _bce_scale(g, x, w, red) * (f.log(1 - x) - f.log(x)) if need_t else None
         return gx, gt, None, None
+
+
+def _bce_scale(g: Any, x: Any, w: Any, reduction: int) -> Any:
+    """The incoming gradient over n for the mean, times the weights."""
+    if reduction == MEAN:
+        g = f.scale(g, 1.0 / f.data(x).size)
+    return g if w is None else g * w
+
+
+def _bce_grad(g: Any, x: Any, t: Any, w: Any, reduction: int) -> Any:
+    """``g w (x - t) / x(1 - x)`` (over n for the mean), with ordinary ops."""
+    return _bce_scale(g, x, w, reduction) * (x - t) / f.clamp_min((1 - x) * x, EPSILON)
+
+
+def bce_backward(g: Any, x: Any, t: Any, w: Any, reduction: int) -> Any:
+    """binary_cross_entropy's gradient for ``x``; on Tensors one node,
+    BinaryCrossEntropyBackwardBackward0 (PyTorch's fused kernel)."""
+    if isinstance(g, f.ndarray):
+        return _bce_grad(g, x, t, w, reduction)
+    return BinaryCrossEntropyBackward.apply(g, x, t, (w,), reduction)
+
+
+class BinaryCrossEntropyBackward(Op):
+    """d bce_backward(g, x, t) = (sum of gg w (x - t) / x(1 - x),
+    gg g w (x² - 2xt + t) / x²(1 - x)², -gg g w / x(1 - x))   (over n for the mean;
+    the second with PyTorch's eps: (x + eps)² (1 - x + eps)²)"""
+
+    node_name = "BinaryCrossEntropyBackwardBackward0"
+    saved = ("grad_output", "self", "target", "weight")
+    saved_attrs = ("reduction",)
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, x: Any, t: Any, consts: tuple, red: int) -> Any:
+        (w,) = consts
+        ctx.reduction = red
+        ctx.save_for_backward(g, x, t, w)
+        wd = None if w is None else w._data
+        return bce_backward(g._data, x._data, t._data, wd, red)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        g, x, t, w = ctx.saved_tensors
+        need_g, need_x, need_t = ctx.needs_input_grad[:3]
+        red = ctx.reduction
+        d_g = d_x = d_t = None
+        if need_g:
+            d_g = f.sum_to(_bce_grad(gg, x, t, w, red), tuple(g.shape))
+        if need_x or need_t:
+            scaled = _bce_scale(gg * g, x, w, red)
+        if need_x:
+            curve = (x * x - f.scale(x * t, 2) + t) / (
+                (x + EPSILON) * (x + EPSILON) * ((1 - x + EPSILON) * (1 - x + EPSILON))
+            )
+            d_x = scaled * curve
+        if need_t:
+            d_t = -scaled / f.clamp_min((1 - x) * x, EPSILON)
+        return d_g, d_x, d_t, None, None
 
 
 class BinaryCrossEntropyWithLogits(Op):
@@ -583,23 +637,21 @@ class BinaryCrossEntropyWithLogits(Op):
     def backward(ctx: Any, g: Any) -> tuple:
         x, t, w, pw = ctx.saved_tensors
         need_x, need_t = ctx.needs_input_grad[:2]
-        if ctx.reduction == MEAN:
-            g = f.scale(g, 1.0 / f.data(x).size)
-        if w is not None:
-            g = g * w
         s = f.sigmoid(x)
         gx = gt = None
-        if pw is None:
-            if need_x:
-                gx = g * (s - t)
-            if need_t:
-                gt = -g * x
-        else:
-            if need_x:
-                gx = g * ((pw * t + 1 - t) * s - pw * t)
-            if need_t:
-                gt = g * (f.log(1 - s) - pw * f.log(s))
+        if need_x:  # in PyTorch's order: (...) * g [* w] / n
+            pt = None if pw is None else pw * t
+            gx = (s - t if pt is None else (pt + 1 - t) * s - pt) * g
+            gx = _mean_over(gx if w is None else gx * w, x, ctx.reduction)
+        if need_t:
+            gt = -x if pw is None else f.log(1 - s) - pw * f.log(s)
+            gt = _mean_over(gt * g if w is None else gt * g * w, x, ctx.reduction)
         return gx, gt, None, None
+
+
+def _mean_over(v: Any, x: Any, reduction: int) -> Any:
+    """``v / x.numel()`` for the mean reduction."""
+    return f.div_scalar(v, f.data(x).size) if reduction == MEAN else v
 
 
 class DivScalar(Op):

@@ -103,7 +103,15 @@ class Mean(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
-        return f.expand(g / ctx.self_sym_numel, ctx.self_sym_sizes), None
+        return _mean_grad(g, ctx.self_sym_sizes, ctx.self_sym_numel), None
+
+
+def _mean_grad(g: Any, shape: tuple, n: int) -> Any:
+    """``g / n`` expanded to ``shape``; on Tensors expanded first, then divided
+    (ExpandBackward0, DivBackward1), as PyTorch records it."""
+    if isinstance(g, f.ndarray):
+        return f.expand(g / n, shape)  # (dividing first touches fewer elements)
+    return f.div_scalar(f.expand(g, shape), n)
 
 
 class MeanDim(Op):
@@ -132,7 +140,7 @@ class MeanDim(Op):
         n = int(np.prod([shape[d] for d in dims])) if shape else 1
         if not ctx.keepdim:
             g = f.unsqueeze_dims(g, dims, len(shape))
-        return f.expand(g / n, shape), None, None, None
+        return _mean_grad(g, shape, n), None, None, None
 
 
 # ------------------------------------------------------------ helpers of the rest
@@ -433,7 +441,8 @@ class Var(Op):
         g = _restore(g, ctx.dims, ndim, ctx.keepdim or ctx.full)
         with np.errstate(divide="ignore"):
             scale = float(np.float64(2.0) / np.float64(ctx.grad_dof))
-        return g * (a - f.mean_dims(a, ctx.dims, True)) * scale
+        mean = a.mean() if ctx.full else f.mean_dims(a, ctx.dims, True)
+        return f.scale(g, scale) * (a - mean)  # PyTorch's order of ops
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -459,7 +468,7 @@ class Std(Var):
     def backward(ctx: Any, g: Any) -> tuple:
         a, result = ctx.saved_tensors
         with np.errstate(divide="ignore", invalid="ignore"):
-            g_var = f.where(f.data(result) == 0, 0, g / (result * 2))
+            g_var = f.masked_fill(g / f.scale(result, 2), f.data(result) == 0, 0)
         return Var._grad(ctx, g_var, a), None, None, None
 
 
@@ -588,7 +597,7 @@ class VectorNorm(Op):
             )
         ctx.ord, ctx.keepdim = ord, keepdim
         ctx.dim = None if dim is None else _as_saved(dim)
-        full = dim is None or not x.ndim
+        ctx.full = full = dim is None or not x.ndim
         if dim is not None:
             reduce_dims(dim, x.ndim)  # range check, also for 0-d
         ctx.dims = tuple(range(x.ndim)) if full else reduce_dims(dim, x.ndim)
@@ -623,8 +632,9 @@ class VectorNorm(Op):
         nothing = None, None, None, None
         if p == 0:
             return (f.zeros(x.shape, g),) + nothing
-        g = _restore(g, ctx.dims, x.ndim, ctx.keepdim)
-        result = _restore(result, ctx.dims, x.ndim, ctx.keepdim)
+        # (a full reduction's 0-d gradient broadcasts as it is, as in PyTorch)
+        g = _restore(g, ctx.dims, x.ndim, ctx.keepdim or ctx.full)
+        result = _restore(result, ctx.dims, x.ndim, ctx.keepdim or ctx.full)
         r = f.data(result)
         with np.errstate(divide="ignore", invalid="ignore"):
             if abs(p) == np.inf:
@@ -635,7 +645,7 @@ class VectorNorm(Op):
             elif p == 1:
                 grad = f.sign(a) * g
             elif p == 2:
-                grad = g * f.where(r == 0, 0, a / result)
+                grad = g * f.masked_fill(a / result, r == 0, 0)
             else:
                 scaled = a * f.absolute(a) ** (p - 2) * g / result ** (p - 1)
                 grad = f.where(r == 0, 0, scaled)

@@ -224,12 +224,13 @@ class Unsqueeze(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, dim: int) -> Any:
         # the node keeps the dim as given (negative ones as PyTorch's uint64)
-        ctx.dim, ctx.shape = f.u64(dim), a._data.shape
-        return np.expand_dims(a._data, dim)
+        out = np.expand_dims(a._data, dim)
+        ctx.dim, ctx.axis = f.u64(dim), dim % out.ndim
+        return out
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
-        return f.reshape(g, ctx.shape), None
+        return f.squeeze_dim(g, ctx.axis), None
 
 
 class Squeeze(Op):

@@ -8,6 +8,9 @@ second and third derivatives."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -25,6 +28,7 @@ from op_harness import (
 
 import minigrad
 from minigrad.ops.nn import (
+    BinaryCrossEntropyBackward,
     LogSoftmaxBackwardData,
     MseLossBackward,
     SoftmaxBackwardData,
@@ -138,6 +142,12 @@ def test_fused_functions_gradcheck(g: np.ndarray, y: np.ndarray) -> None:
         check_gradcheck(lambda lib, a, b, f=fused, e=extra: f.apply(a, b, *e), g, y)
     t = np.full((2, 3), TARGET)
     check_gradcheck(lambda lib, a, b, c: MseLossBackward.apply(a, b, c, 0), g, y, t)
+    check_gradcheck(  # x in (0, 1), as binary_cross_entropy's input must be
+        lambda lib, a, b, c: BinaryCrossEntropyBackward.apply(a, b, c, (None,), 0),
+        g,
+        np.abs(y),
+        t,
+    )
     for reduction in (1, 2):  # mean, sum: the incoming gradient is a scalar
         check_gradcheck(
             lambda lib, a, b, c, r=reduction: MseLossBackward.apply(a, b, c, r),
@@ -157,15 +167,7 @@ def test_relu_gradient_at_inf_and_nan_is_threshold_backward() -> None:
         assert got[0] == 0.0 and got[2] == 0.0 and np.isnan(got[1]), (lib, got)
 
 
-@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-@pytest.mark.parametrize("weighted", [False, True])
-@settings(max_examples=10, deadline=None)
-@given(a=arrays((3, 4)))
-def test_cross_entropy_gradient_graph(reduction: str, weighted: bool, a) -> None:
-    """cross_entropy is log_softmax then nll_loss: the graph of its gradient has
-    PyTorch's LogSoftmaxBackwardDataBackward0 and NllLossBackwardBackward0, and
-    the second and third derivatives are PyTorch's."""
-
+def _cross_entropy(reduction: str, weighted: bool) -> Callable:
     def loss(lib, x):
         target = lib.tensor([0, 3, 1])
         weight = lib.tensor([1.0, 2.0, 0.5, 1.5], dtype=lib.float64)
@@ -176,6 +178,35 @@ def test_cross_entropy_gradient_graph(reduction: str, weighted: bool, a) -> None
             reduction=reduction,
             ignore_index=1,
         )
+
+    return loss
+
+
+def _binary_cross_entropy(reduction: str, weighted: bool) -> Callable:
+    def loss(lib, x):
+        target = lib.tensor([[1.0, 0.0, 0.25, 1.0]] * 3, dtype=lib.float64)
+        weight = lib.tensor([1.0, 2.0, 0.5, 1.5], dtype=lib.float64)
+        return lib.nn.functional.binary_cross_entropy(
+            x.sigmoid(),
+            target,
+            weight=weight if weighted else None,
+            reduction=reduction,
+        )
+
+    return loss
+
+
+@pytest.mark.parametrize("make_loss", [_cross_entropy, _binary_cross_entropy])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True])
+@settings(max_examples=8, deadline=None)
+@given(a=arrays((3, 4)))
+def test_loss_gradient_graph(make_loss, reduction: str, weighted: bool, a) -> None:
+    """The graph of a loss's gradient has PyTorch's fused nodes (cross_entropy:
+    LogSoftmaxBackwardDataBackward0 and NllLossBackwardBackward0;
+    binary_cross_entropy: BinaryCrossEntropyBackwardBackward0), and the second
+    and third derivatives are PyTorch's."""
+    loss = make_loss(reduction, weighted)
 
     x_mg, g_mg = _gradient_graph(minigrad, loss, a)
     x_th, g_th = _gradient_graph(torch, loss, a)
@@ -188,3 +219,37 @@ def test_cross_entropy_gradient_graph(reduction: str, weighted: bool, a) -> None
         results.append((_numpy(g2), _numpy(g3)))
     for m, t in zip(*results):
         np.testing.assert_allclose(m, t, rtol=1e-8, atol=1e-10)
+
+
+REDUCTIONS = {
+    "sum_dim": lambda lib, x: x.sum(1),
+    "mean": lambda lib, x: x.mean(),
+    "mean_dim": lambda lib, x: x.mean(1),
+    "var": lambda lib, x: x.var(),
+    "var_dim": lambda lib, x: x.var(1),
+    "std_dim": lambda lib, x: x.std(1),
+    "logsumexp": lambda lib, x: x.logsumexp(1),
+    "prod_dim": lambda lib, x: x.prod(1),
+    "norm": lambda lib, x: x.norm(),
+    "norm_dim": lambda lib, x: x.norm(dim=1),
+    "unsqueeze": lambda lib, x: x.unsqueeze(0) * x,
+    "bce_logits": lambda lib, x: lib.nn.functional.binary_cross_entropy_with_logits(
+        x, lib.full_like(x, TARGET)
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+@settings(max_examples=5, deadline=None)
+@given(  # distinct values: a constant row's std is 0 or 1e-17 by summation order
+    a=hnp.arrays(np.float64, (2, 3), elements=away_from_zero(0.2, 2.0), unique=True)
+)
+def test_gradient_graph_of_reductions(name: str, a: np.ndarray) -> None:
+    """Formulas written with ordinary ops record them as PyTorch's formulas do
+    (UnsqueezeBackward0 for re-inserted dims, DivBackward1 for ``/ numel``,
+    MaskedFillBackward0 where a zero norm is guarded, ...)."""
+    fn = REDUCTIONS[name]
+    x_mg, g_mg = _gradient_graph(minigrad, fn, a)
+    x_th, g_th = _gradient_graph(torch, fn, a)
+    compare_graphs(g_mg, g_th, [x_mg], [x_th])
+    np.testing.assert_allclose(_numpy(g_mg), _numpy(g_th), rtol=1e-10, atol=1e-12)
