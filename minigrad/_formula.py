@@ -120,6 +120,8 @@ def sum_to(g: Any, shape: tuple) -> Any:
         if dims:
             g = g.sum(axis=dims, keepdims=True)
         return g.reshape(shape)
+    if not shape:  # PyTorch's sum_to: a plain sum() (SumBackward0) for a scalar
+        return g.sum()
     if dims:
         g = g.sum(dims, keepdim=True)
     return g if tuple(g.shape) == tuple(shape) else g.view(shape)

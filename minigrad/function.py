@@ -442,6 +442,7 @@ class Function(metaclass=FunctionMeta):
         recording = grad_mode.state.enabled
         needs = []  # plain loops: a comprehension costs a frame on Python 3.11
         edges = []
+        edgeless = False  # an input that requires grad but has no edge
         for a in args:
             if not isinstance(a, Tensor):
                 needs.append(False)
@@ -454,11 +455,19 @@ class Function(metaclass=FunctionMeta):
             elif fn is None and not a._requires_grad:  # a constant
                 needs.append(False)
                 edges.append(_NO_EDGE)
+            elif a._no_grad_view and cls._array_backward:
+                # A view made under no_grad requires grad but takes no gradient:
+                # the op is recorded, yet its formula skips this input (as
+                # PyTorch's should_compute_output does; a user's Function is
+                # told it requires grad).
+                edgeless = True
+                needs.append(False)
+                edges.append(_NO_EDGE)
             else:  # a leaf that requires grad, or a view
                 needs.append(True)
                 edges.append(a._edge() if recording else _NO_EDGE)
         ctx.needs_input_grad = tuple(needs)
-        record = recording and True in needs
+        record = recording and (True in needs or edgeless)
         if record:  # numbered and wired before forward runs, as in PyTorch
             ctx._seq = next(_sequence_nr)
             if None in edges:

@@ -107,10 +107,9 @@ class Mean(Op):
 
 
 def _mean_grad(g: Any, shape: tuple, n: int) -> Any:
-    """``g / n`` expanded to ``shape``; on Tensors expanded first, then divided
-    (ExpandBackward0, DivBackward1), as PyTorch records it."""
-    if isinstance(g, f.ndarray):
-        return f.expand(g / n, shape)  # (dividing first touches fewer elements)
+    """``g`` expanded to ``shape``, then divided by ``n``, as PyTorch computes it:
+    the result is a fresh array of the input's layout (``.view`` works on it),
+    and on Tensors the graph is ExpandBackward0, DivBackward1."""
     return f.div_scalar(f.expand(g, shape), n)
 
 

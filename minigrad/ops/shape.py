@@ -306,12 +306,45 @@ class Select(Op):
                 f"index {index} is out of bounds for dimension {dim} with size {size}"
             )
         ctx.dim, ctx.index, ctx.self_sym_sizes = f.u64(dim), f.u64(index), x.shape
-        ctx.key = Select.key(x.ndim, dim, index)
-        return x[ctx.key]
+        ctx.args = dim, index
+        return x[Select.key(x.ndim, dim, index)]
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
-        return f.index_add(g, ctx.self_sym_sizes, ctx.key), None, None
+        return select_backward(g, ctx.self_sym_sizes, *ctx.args), None, None
+
+
+def _into_zeros(g: np.ndarray, shape: tuple, key: tuple) -> np.ndarray:
+    """``g`` written at the basic-index ``key`` of zeros of ``shape``."""
+    out = np.zeros(shape, g.dtype)
+    out[key] = g
+    return out
+
+
+def select_backward(g: Any, sizes: tuple, dim: int, index: int) -> Any:
+    """select's gradient: ``g`` at ``index`` along ``dim`` of zeros. On Tensors
+    one node, SelectBackwardBackward0 (PyTorch's fused kernel)."""
+    if isinstance(g, f.ndarray):
+        return _into_zeros(g, sizes, Select.key(len(sizes), dim, index))
+    return SelectBackward.apply(g, sizes, dim, index)
+
+
+class SelectBackward(Op):
+    """d select_backward(g) = gg.select(dim, index)"""
+
+    node_name, saved_attrs = "SelectBackwardBackward0", ("dim", "index")
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, sizes: tuple, dim: int, index: int) -> Any:
+        ctx.dim, ctx.index, ctx.args = f.u64(dim), f.u64(index), (dim, index)
+        return select_backward(g._data, sizes, dim, index)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        dim, index = ctx.args
+        if isinstance(gg, f.ndarray):
+            return gg[Select.key(gg.ndim, dim, index)], None, None, None
+        return gg.select(dim, index), None, None, None
 
 
 class Slice(Op):
@@ -338,7 +371,38 @@ class Slice(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
-        return f.index_add(g, ctx.self_sym_sizes, ctx.key), None, None
+        return slice_backward(g, ctx.self_sym_sizes, ctx), None, None
+
+
+def slice_backward(g: Any, sizes: tuple, sliced: Any) -> Any:
+    """slice's gradient: ``g`` in that slice of zeros (``sliced``: the slice's
+    node, whose dim/start/end/step and key it reads). On Tensors one node,
+    SliceBackwardBackward0 (PyTorch's fused kernel)."""
+    if isinstance(g, f.ndarray):
+        return _into_zeros(g, sizes, sliced.key)
+    return SliceBackward.apply(g, sizes, sliced)
+
+
+class SliceBackward(Op):
+    """d slice_backward(g) = gg[the slice]"""
+
+    node_name = "SliceBackwardBackward0"
+    saved_attrs = ("dim", "start", "end", "step")
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, sizes: tuple, sliced: Any) -> Any:
+        ctx.dim, ctx.start, ctx.end, ctx.step = (
+            sliced.dim,
+            sliced.start,
+            sliced.end,
+            sliced.step,
+        )
+        ctx.key = sliced.key
+        return slice_backward(g._data, sizes, ctx)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        return gg[ctx.key], None, None
 
 
 def index_tensors(key: Any) -> tuple:

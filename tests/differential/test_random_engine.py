@@ -40,8 +40,8 @@ Draw = Callable[[st.SearchStrategy], Any]
 MAX_EXAMPLES = int(os.environ.get("MINIGRAD_ENGINE_FUZZ_EXAMPLES", "300"))
 
 # Helpers every generated program starts with.  ``r`` rounds a ``tolist()``
-# to 3 significant digits, through 6 so that float32 kernels one ulp apart
-# rarely round differently, and flushes tiny values (cancellation noise) and
+# to 3 significant digits, through 5 so that float32 kernels one ulp apart
+# (numpy's exp and PyTorch's differ so) rarely round differently, and flushes tiny values (cancellation noise) and
 # -0.0 to 0.0.
 PRELUDE = """\
 import torch
@@ -52,7 +52,7 @@ def r(v):
         return [r(x) for x in v]
     if abs(v) < 1e-6:
         return 0.0
-    return float(f"{float(f'{v:.6g}'):.3g}") + 0.0
+    return float(f"{float(f'{v:.5g}'):.3g}") + 0.0
 
 
 def fn(t):
@@ -602,9 +602,6 @@ KNOWN_BUG_REWRITES: dict[str, Callable[[str, str], str]] = {
     # graphs of create_graph=True gradients (TBackward0, SumBackward0 of sum_to,
     # DivBackward1 of mean, views; the fused activation gradients match now):
     # grad_fns masked
-    "scenario_double_backward_nodes.py": (
-        lambda src, out: _GRAD_FN.sub("FN", out) if "create_graph=True" in src else out
-    ),
 }
 
 # (b) Bugs whose effect runs on through the program: the example is not
