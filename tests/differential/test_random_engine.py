@@ -41,8 +41,8 @@ MAX_EXAMPLES = int(os.environ.get("MINIGRAD_ENGINE_FUZZ_EXAMPLES", "300"))
 
 # Helpers every generated program starts with.  ``r`` rounds a ``tolist()``
 # to 3 significant digits, through 5 so that float32 kernels one ulp apart
-# (numpy's exp and PyTorch's differ so) rarely round differently, and flushes tiny values (cancellation noise) and
-# -0.0 to 0.0.
+# (numpy's exp and PyTorch's differ so) rarely round differently, and flushes
+# tiny values (cancellation noise) and -0.0 to 0.0.
 PRELUDE = """\
 import torch
 
