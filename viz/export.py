@@ -14,7 +14,10 @@ The look of a highlighted node comes from one place, ``widgets/graph_view.css``:
 the HTML page inlines it as is; the static formats translate its rules into DOT
 attributes (``color``, ``penwidth``, ``style``) set on the highlighted nodes and
 edges. Only attributes change between frames, never the DOT structure, so the
-layout engine places every node at the same spot on every page (tested).
+layout engine places every node at the same spot on every page (tested). The PDF
+goes one step further: it lays the graph out and parses the SVG once, then
+recolours the shapes of the highlighted elements page by page (about four times
+faster than a layout and parse per page).
 """
 
 from __future__ import annotations
@@ -99,12 +102,14 @@ def save(
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
             return list(pool.map(run, sources))
 
-    if fmt in ("pdf", "svg"):
-        svgs = each_frame(lambda src: render.svg(src, opts.engine))
-        if fmt == "svg":
-            return _write_frames(path, [s.encode() for s in svgs], "svg")
+    if fmt == "pdf":  # one layout; each page recolours its shapes
         titles = [_title(stepper, k) for k in range(len(frames))]
-        return _write(path, pdf_pages(svgs, titles))
+        pages = [styler.svg_changes(frame) for frame in frames]
+        svg = render.svg(digraph.source, opts.engine)
+        return _write(path, pdf_pages(svg, pages, titles))
+    if fmt == "svg":
+        svgs = each_frame(lambda src: render.svg(src, opts.engine))
+        return _write_frames(path, [s.encode() for s in svgs], "svg")
     dpi = dpi or (GIF_DPI if fmt == "gif" else DEFAULT_DPI)
     pngs = each_frame(lambda src: render.png(src, opts.engine, dpi))
     if fmt == "png":
@@ -381,23 +386,39 @@ class _Restyler:
                 self.where.setdefault(match.group(1), i)
         self.prefix = prefix
 
-    def body_for(self, highlight: dict[str, list[str]]) -> list[str]:
+    def changes(self, highlight: dict[str, list[str]]) -> dict[int, dict[str, str]]:
+        """For each statement a frame highlights, the DOT attributes it sets."""
         roles: dict[int, list[str]] = {}  # statement index -> its roles, in order
         for role in ROLES:
             for did in highlight.get(role, []):
                 i = self.where.get(quote(self.prefix + did))
                 if i is not None:
                     roles.setdefault(i, []).append(role)
-        body = list(self.body)
+        out = {}
         for i, its_roles in roles.items():
             style: dict[str, str] = {}
             for role in its_roles:  # later roles win, as in the CSS
                 style.update(self.styles.get(role, {}))
-            attrs = _restyled(_attrs_after_label(body[i]), style)
+            out[i] = _restyled(_attrs_after_label(self.body[i]), style)
+        return out
+
+    def body_for(self, highlight: dict[str, list[str]]) -> list[str]:
+        """The DOT body of a frame: the changed attributes appended."""
+        body = list(self.body)
+        for i, attrs in self.changes(highlight).items():
             extra = " ".join(f"{k}={quote(v)}" for k, v in attrs.items())
             k = body[i].rfind("]")  # appended attributes win in DOT
             body[i] = f"{body[i][:k]} {extra}{body[i][k:]}"
         return body
+
+    def svg_changes(self, highlight: dict[str, list[str]]) -> dict[str, dict]:
+        """``changes`` keyed by the id the SVG element of each statement has."""
+        ids = {i: _unquote(did) for did, i in self.where.items()}
+        return {ids[i]: attrs for i, attrs in self.changes(highlight).items()}
+
+
+def _unquote(did: str) -> str:
+    return did[1:-1].replace('\\"', '"') if did.startswith('"') else did
 
 
 def _restyled(old: dict[str, str], style: dict[str, str]) -> dict[str, str]:
@@ -422,8 +443,12 @@ def _restyled(old: dict[str, str], style: dict[str, str]) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------- PDF / GIF
-def pdf_pages(svgs: list[str], titles: list[str]) -> bytes:
-    """A multi-page PDF, one SVG per page with its title above (svglib)."""
+def pdf_pages(svg: str, pages: list[dict[str, dict]], titles: list[str]) -> bytes:
+    """A multi-page PDF of one laid-out SVG: page k applies ``pages[k]`` (SVG
+    element id -> DOT attributes: ``color``, ``fillcolor``, ``penwidth``,
+    ``style``) to the shapes of those elements, with ``titles[k]`` above. The
+    SVG is parsed once (svglib), so a page costs a redraw, not a new layout and
+    parse."""
     try:
         from reportlab.graphics import renderPDF
         from reportlab.pdfgen.canvas import Canvas
@@ -432,20 +457,79 @@ def pdf_pages(svgs: list[str], titles: list[str]) -> bytes:
         raise render.RenderError(
             f"PDF export needs svglib: `pip install svglib` ({exc})"
         ) from exc
+    drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
+    if drawing is None:
+        raise render.RenderError("svglib could not read the SVG of the graph")
+    groups = {g.svgid: g for g in _groups(drawing) if getattr(g, "svgid", None)}
     out = io.BytesIO()
     canvas = Canvas(out)
     canvas.setTitle("backward() step by step")
-    for svg, title in zip(svgs, titles):
-        drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
-        if drawing is None:
-            raise render.RenderError("svglib could not read an SVG frame")
+    for changes, title in zip(pages, titles):
+        undo: list[tuple[Any, str, Any]] = []
+        for sid, attrs in changes.items():
+            if sid in groups:
+                undo += _paint(groups[sid], attrs)
         canvas.setPageSize((drawing.width, drawing.height + CAPTION_PT))
         renderPDF.draw(drawing, canvas, 0, 0)
         canvas.setFont("Helvetica-Bold", 13)
         canvas.drawString(10, drawing.height + 8, title)
         canvas.showPage()
+        for shape, name, value in reversed(undo):  # back to the plain picture
+            setattr(shape, name, value)
     canvas.save()
     return out.getvalue()
+
+
+def _groups(node: Any) -> Any:
+    """Every group of a reportlab drawing, depth first."""
+    for child in getattr(node, "contents", ()):
+        if hasattr(child, "contents"):
+            yield child
+            yield from _groups(child)
+
+
+def _paint(group: Any, attrs: dict[str, str]) -> list[tuple[Any, str, Any]]:
+    """Apply DOT attributes to the shapes of one node or edge, as the layout
+    engine would draw them; returns what to set back afterwards."""
+    undo = []
+
+    def put(shape: Any, name: str, value: Any) -> None:
+        undo.append((shape, name, getattr(shape, name)))
+        setattr(shape, name, value)
+
+    stack = list(group.contents)
+    while stack:
+        shape = stack.pop()
+        if hasattr(shape, "contents"):
+            stack.extend(shape.contents)
+            continue
+        if not hasattr(shape, "strokeColor") or hasattr(shape, "text"):
+            continue  # text keeps its colour
+        # a shape filled with its stroke colour (an arrowhead) follows `color`
+        fill = getattr(shape, "fillColor", None)  # (a polyline has none)
+        solid = fill is not None and fill == shape.strokeColor
+        if "color" in attrs:
+            put(shape, "strokeColor", _rl_color(attrs["color"]))
+            if solid:
+                put(shape, "fillColor", _rl_color(attrs["color"]))
+        if "fillcolor" in attrs and fill is not None and not solid:
+            put(shape, "fillColor", _rl_color(attrs["fillcolor"]))
+        if "penwidth" in attrs:
+            put(shape, "strokeWidth", float(attrs["penwidth"]))
+        if "style" in attrs:
+            dashed = "dashed" in attrs["style"].split(",")
+            put(shape, "strokeDashArray", [5, 2] if dashed else None)
+    return undo
+
+
+def _rl_color(value: str) -> Any:
+    """A DOT colour (a name, #rrggbb or #rrggbbaa) as a reportlab colour."""
+    from reportlab.lib import colors
+
+    if re.fullmatch(r"#[0-9a-fA-F]{8}", value):
+        r, g, b, a = (int(value[i : i + 2], 16) / 255 for i in (1, 3, 5, 7))
+        return colors.Color(r, g, b, alpha=a)
+    return colors.toColor(value)
 
 
 def _need_pillow() -> Any:

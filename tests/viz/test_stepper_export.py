@@ -8,6 +8,7 @@ other request aborted and stepped with a click and the arrow keys.
 from __future__ import annotations
 
 import base64
+import io
 import json
 import re
 import struct
@@ -143,6 +144,71 @@ def test_pdf_has_a_page_per_frame_plus_before(tmp_path: Path) -> None:
     assert len(pages) == 9
     orange = b".835294 .368627 0 RG"
     assert [orange in page for page in pages] == [False] + [True] * 8
+
+
+def _painted(drawing: Any) -> dict[str, list[tuple]]:
+    """Per SVG id, how each shape of that element is drawn (text aside)."""
+    looks: dict[str, list[tuple]] = {}
+    for group in export._groups(drawing):
+        sid = getattr(group, "svgid", None)
+        if not sid:
+            continue
+        shapes, stack = [], list(group.contents)
+        while stack:
+            shape = stack.pop()
+            if hasattr(shape, "contents"):
+                stack.extend(shape.contents)
+            elif hasattr(shape, "strokeColor") and not hasattr(shape, "text"):
+                stroke = shape.strokeColor
+                shapes.append(
+                    (
+                        None if stroke is None else stroke.rgb(),
+                        str(getattr(shape, "fillColor", None)),
+                        round(float(shape.strokeWidth or 0), 3),
+                        tuple(shape.strokeDashArray or ()),
+                    )
+                )
+        looks[sid] = sorted(shapes, key=repr)
+    return looks
+
+
+def test_pdf_pages_paint_what_a_relayout_would_draw() -> None:
+    """The PDF lays the graph out once and recolours shapes per page: each page
+    looks like the frame's restyled DOT laid out again (stroke alpha aside:
+    svglib drops graphviz's stroke-opacity; the page keeps the widget's fade)."""
+    from svglib.svglib import svg2rlg
+
+    stepper = seed_stepper()
+    export._finish(stepper)
+    drawing = stepper.drawing
+    opts = drawing._resolved(export=True, theme=None, size=None, legend=None)
+    digraph = drawing._digraph(opts)
+    styler = export._Restyler(digraph.body, opts.id_prefix, export.role_styles())
+    frames = [{}] + [f.highlight("backward") for f in stepper.frames]
+    base = svg2rlg(io.BytesIO(render.svg(digraph.source).encode()))
+    groups = {g.svgid: g for g in export._groups(base) if getattr(g, "svgid", None)}
+    checked = 0
+    for frame in frames[1:]:
+        changes = styler.svg_changes(frame)
+        assert changes and set(changes) <= set(groups)
+        restyled = digraph.copy()
+        restyled.body[:] = styler.body_for(frame)
+        expected = _painted(svg2rlg(io.BytesIO(render.svg(restyled.source).encode())))
+        undo = [
+            u
+            for sid, attrs in changes.items()
+            for u in export._paint(groups[sid], attrs)
+        ]
+        got = _painted(base)
+        for shape, name, value in reversed(undo):
+            setattr(shape, name, value)
+        for sid in changes:
+            assert got[sid] == expected[sid], (sid, changes[sid])
+            checked += 1
+    assert checked > 8
+    assert _painted(base) == _painted(
+        svg2rlg(io.BytesIO(render.svg(digraph.source).encode()))
+    )
 
 
 def test_svg_frames_keep_ids_and_layout_and_bake_the_highlight(
