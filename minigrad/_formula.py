@@ -105,9 +105,10 @@ def mT(x: Any) -> Any:  # noqa: N802 - PyTorch's name
 
 
 def outer(a: Any, b: Any) -> Any:
+    """``a ⊗ b`` of two vectors (PyTorch's formulas: ``a.reshape(-1, 1) * b``)."""
     if isinstance(a, ndarray):
         return np.multiply.outer(a, b)
-    return a.unsqueeze(-1) * b.unsqueeze(0)
+    return a.reshape(-1, 1) * b
 
 
 def sum_to(g: Any, shape: tuple) -> Any:
@@ -139,10 +140,10 @@ def index_add(g: Any, shape: tuple, key: Any) -> Any:
         out = np.zeros(shape, g.dtype)
         np.add.at(out, key, g)
         return out
-    from .ops.shape import IndexPut
+    from .ops.shape import IndexPutImpl
 
     z = zeros(shape, g)
-    return IndexPut.apply(z, g, key, True)
+    return IndexPutImpl.apply(z, g, key, True)
 
 
 def u64(i: int) -> int:

@@ -318,19 +318,24 @@ class GraphTask:
         is_acc = type(node) is AccumulateGrad
         hooked = node._hooked
 
+        # autograd.grad runs a node only if it leads on to another input;
+        # backward(inputs=...) runs every needed node, inputs' included. An
+        # input's gradient is captured before the tensor hooks when its node
+        # runs (they are part of running it), after them when it does not.
+        needed = self.needed
+        runs = needed is None or node in (needed if self.accumulate else self.leads)
+        captures = needed is not None and node in self.captures
+        if captures and runs:
+            self._capture(node, grads, ev)
         # tensor hooks: a leaf's live on the tensor, a non-leaf's on its grad_fn
         if is_acc and node.variable._hooks:
             grads[0] = _run_hooks(node.variable._hooks, grads[0], graph, ev, "tensor")
         elif hooked:
             self._tensor_hooks(node, grads, ev)
-        needed = self.needed
-        if needed is not None:
-            if node in self.captures:
+        if not runs:
+            if captures:
                 self._capture(node, grads, ev)
-            # autograd.grad runs a node only if it leads on to another input;
-            # backward(inputs=...) runs every needed node, inputs' included
-            if node not in (needed if self.accumulate else self.leads):
-                return self._skipped(node, grads, ev)
+            return self._skipped(node, grads, ev)
         if hooked and node._pre_hooks:
             grads = self._pre_hooks(node, grads, ev)
         outs: Sequence = ()

@@ -466,6 +466,13 @@ class IndexPut(Op):
         return ga, f.sum_to(gv, ctx.vshape), None, None
 
 
+class IndexPutImpl(IndexPut):
+    """``index_put_`` as PyTorch's formulas call it (``_index_put_impl_``): what
+    the gradient of indexing records under create_graph"""
+
+    node_name, saved_attrs = "IndexPutImplBackward0", ("accumulate", "indices")
+
+
 class Narrow(Slice):
     """d a.narrow(d, start, length) = g placed in that slice of zeros like a (a
     slice that keeps ``dim`` as given)"""
