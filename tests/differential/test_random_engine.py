@@ -128,8 +128,9 @@ class _T:
     contig: bool = True  # known to be contiguous (so .view is valid)
     base: str | None = None  # the tensor this one is a view of
     retained: bool = False
-    # a view of a leaf (requiring grad) that changed in place after the view was
-    # made: PyTorch 2.13 segfaults in its register_hook(), so none is written
+    # a view whose base changed in place after the view was made (in grad mode,
+    # under no_grad or through detach()): PyTorch 2.13 segfaults in its
+    # register_hook() when it regenerates the view's grad_fn, so none is written
     no_tensor_hook: bool = False
     # variables (requiring grad) whose grads backward from this one reaches
     deps: frozenset[str] = frozenset()
@@ -373,10 +374,9 @@ class _Program:
             # views: PyTorch 2.13 segfaults in view.register_hook() then, and
             # see scenario_view_of_base_that_became_nonleaf.py
             return
-        if root_t.leaf and root_t.rg:
-            for t in self.ts.values():
-                if t.base == root_t.name:
-                    t.no_tensor_hook = True
+        for t in self.ts.values():  # these views may now be stale
+            if t.base == root_t.name:
+                t.no_tensor_hook = True
         n = x.name
         stmt = {
             "add_c": f"{n}.add_({c})",
