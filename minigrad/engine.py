@@ -295,9 +295,10 @@ class GraphTask:
                 if limit is None:
                     while ready:
                         event = run_next(trace)
-                while ready and limit:
-                    event = run_next(trace)
-                    limit -= 1
+                else:
+                    while ready and limit > 0:
+                        event = run_next(trace)
+                        limit -= 1
             return event
         finally:
             state.enabled = prev

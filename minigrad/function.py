@@ -496,12 +496,7 @@ class Function(metaclass=FunctionMeta):
         to_save = ctx.to_save
         if to_save is not None:
             ctx.to_save = None
-            if len(to_save) == 1 and to_save[0] is raw:  # e.g. tanh's result
-                ctx._saved = (SavedTensor(out, True),)
-            else:
-                ctx._saved = _save_all(ctx, to_save, (raw,), (out,))
-            if saved_tensors_hooks_stack:
-                _pack(ctx, ctx._saved)
+            ctx._saved = _save_all(ctx, to_save, (raw,), (out,))
         return out
 
 
@@ -550,8 +545,6 @@ def _wire(ctx: BackwardCFunction, args: tuple, raw: Any, record: bool) -> Any:
     if to_save is not None:
         if record:
             ctx._saved = _save_all(ctx, to_save, outs, results)
-            if saved_tensors_hooks_stack:
-                _pack(ctx, ctx._saved)
         ctx.to_save = None
     if single:
         return results[0]
@@ -577,6 +570,8 @@ def _save_all(
             saved.append(SavedTensor(x, False))  # the usual case: an input
         else:
             saved.append(_save_other(x, raw_outs, results))
+    if saved_tensors_hooks_stack:
+        _pack(ctx, saved)
     return tuple(saved)
 
 
@@ -594,7 +589,7 @@ def _save_other(x: Any, raw_outs: tuple, results: tuple | list) -> SavedTensor:
     return SavedTensor(x, is_output=False)
 
 
-def _pack(ctx: Node, saved: tuple) -> None:
+def _pack(ctx: Node, saved: list) -> None:
     """Hand each saved tensor to the active ``saved_tensors_hooks`` pack hook;
     Python numbers wrapped into tensors are not packed (as in PyTorch)."""
     pack, unpack = saved_tensors_hooks_stack[-1]

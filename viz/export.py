@@ -449,17 +449,10 @@ def pdf_pages(svg: str, pages: list[dict[str, dict]], titles: list[str]) -> byte
     ``style``) to the shapes of those elements, with ``titles[k]`` above. The
     SVG is parsed once (svglib), so a page costs a redraw, not a new layout and
     parse."""
-    try:
-        from reportlab.graphics import renderPDF
-        from reportlab.pdfgen.canvas import Canvas
-        from svglib.svglib import svg2rlg
-    except ImportError as exc:
-        raise render.RenderError(
-            f"PDF export needs svglib: `pip install svglib` ({exc})"
-        ) from exc
-    drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
-    if drawing is None:
-        raise render.RenderError("svglib could not read the SVG of the graph")
+    drawing = render.svg_drawing(svg)
+    from reportlab.graphics import renderPDF  # (installed with svglib)
+    from reportlab.pdfgen.canvas import Canvas
+
     groups = {g.svgid: g for g in _groups(drawing) if getattr(g, "svgid", None)}
     out = io.BytesIO()
     canvas = Canvas(out)

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from typing import Any
 
 ENGINES = ("auto", "system", "pure")
 TIMEOUT_S = 60.0
@@ -113,10 +114,9 @@ def pdf(source: str, engine: str = "auto") -> bytes:
     return svg_to_pdf(svg(source, engine))
 
 
-def svg_to_pdf(svg_text: str) -> bytes:
-    """Convert SVG text to PDF bytes with svglib + reportlab (pure Python)."""
+def svg_drawing(svg_text: str) -> Any:
+    """SVG text as a reportlab drawing (svglib), for PDF output."""
     try:
-        from reportlab.graphics import renderPDF
         from svglib.svglib import svg2rlg
     except ImportError as exc:
         raise RenderError(
@@ -125,4 +125,12 @@ def svg_to_pdf(svg_text: str) -> bytes:
     drawing = svg2rlg(io.BytesIO(svg_text.encode("utf-8")))
     if drawing is None:
         raise RenderError("svglib could not read the SVG produced by the engine")
+    return drawing
+
+
+def svg_to_pdf(svg_text: str) -> bytes:
+    """Convert SVG text to PDF bytes with svglib + reportlab (pure Python)."""
+    drawing = svg_drawing(svg_text)
+    from reportlab.graphics import renderPDF  # (installed with svglib)
+
     return renderPDF.drawToString(drawing)
