@@ -559,17 +559,20 @@ def _save_all(
     ctx: Node, to_save: tuple, raw_outs: tuple, results: tuple | list
 ) -> tuple:
     """The ``SavedTensor`` for each object given to ``save_for_backward``."""
-    single, first = len(results) == 1, results[0]
     saved: list[SavedTensor | None] = []
-    for x in to_save:
-        if x is None:
-            saved.append(None)
-        elif type(x) is Tensor and (
-            x is not first if single else all(x is not r for r in results)
-        ):
-            saved.append(SavedTensor(x, False))  # the usual case: an input
-        else:
-            saved.append(_save_other(x, raw_outs, results))
+    if len(to_save) == 1 and to_save[0] is raw_outs[0]:  # e.g. tanh's result
+        saved.append(SavedTensor(results[0], True))
+    else:
+        single, first = len(results) == 1, results[0]
+        for x in to_save:
+            if x is None:
+                saved.append(None)
+            elif type(x) is Tensor and (
+                x is not first if single else all(x is not r for r in results)
+            ):
+                saved.append(SavedTensor(x, False))  # the usual case: an input
+            else:
+                saved.append(_save_other(x, raw_outs, results))
     if saved_tensors_hooks_stack:
         _pack(ctx, saved)
     return tuple(saved)
