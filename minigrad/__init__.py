@@ -94,7 +94,7 @@ for _name in (
     "rsqrt log1p log2 log10 exp2 expm1 erf clamp clip clamp_min clamp_max clamp_ "
     "clamp_min_ clamp_max_ maximum minimum masked_fill gather max min amax amin "
     "argmax argmin var std prod logsumexp norm cumsum outer ger narrow movedim "
-    "moveaxis swapaxes swapdims split chunk unbind"
+    "moveaxis swapaxes swapdims split chunk unbind flip scatter scatter_add"
 ).split():
     globals()[_name] = _method(_name)
 del _name

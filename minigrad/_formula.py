@@ -146,6 +146,64 @@ def index_add(g: Any, shape: tuple, key: Any) -> Any:
     return IndexPutImpl.apply(z, g, key, True)
 
 
+def _flat(x: np.ndarray) -> np.ndarray:
+    return x.reshape(x.shape or (1,))  # the scatter family treats 0-d as 1-d
+
+
+def gather(g: Any, dim: int, index: Any, key: tuple) -> Any:
+    """``g.gather(dim, index)``; ``key`` is its advanced-indexing form."""
+    if isinstance(g, ndarray):
+        return _flat(g)[key].reshape(np.shape(index))
+    return g.gather(dim, index)
+
+
+def scatter_value(g: Any, dim: int, index: Any, key: tuple, value: float) -> Any:
+    """``g.scatter(dim, index, value)``: ``g`` with the indexed places set."""
+    if isinstance(g, ndarray):
+        out = np.array(_flat(g), copy=True)
+        out[key] = value
+        return out.reshape(g.shape)
+    return g.scatter(dim, index, value)
+
+
+def scatter_add_zeros(g: Any, shape: tuple, dim: int, index: Any, key: tuple) -> Any:
+    """``zeros(shape).scatter_add(dim, index, g)`` (gather's backward)."""
+    if isinstance(g, ndarray):
+        out = np.zeros(shape or (1,), g.dtype)
+        np.add.at(out, key, _flat(g))
+        return out.reshape(shape)
+    return zeros(shape, g).scatter_add(dim, index, g)
+
+
+def scatter_zeros(g: Any, shape: tuple, dim: int, index: Any, key: tuple) -> Any:
+    """``zeros(shape).scatter(dim, index, g)`` (max/min along a dim's backward)."""
+    if isinstance(g, ndarray):
+        out = np.zeros(shape or (1,), g.dtype)
+        out[key] = _flat(g)
+        return out.reshape(shape)
+    return zeros(shape, g).scatter(dim, index, g)
+
+
+def flip(x: Any, dims: tuple) -> Any:
+    return np.flip(x, dims) if isinstance(x, ndarray) else x.flip(dims)
+
+
+def div_count(g: Any, count: np.ndarray) -> Any:
+    """``g`` divided by an integer array of counts (on Tensors by the int64
+    tensor itself, DivBackward0, as PyTorch's formulas do)."""
+    if isinstance(g, ndarray):
+        return g / count.astype(g.dtype)
+    return g / type(g)._make(count, False)
+
+
+def masked_fill_zeros(shape: tuple, mask: np.ndarray, value: Any) -> Any:
+    """Zeros of ``shape`` with the 0-d ``value`` where ``mask`` holds
+    (``zeros.masked_fill_(mask, value)``: MaskedFillBackward1)."""
+    if isinstance(value, ndarray):
+        return np.where(mask, value, np.zeros((), value.dtype))
+    return zeros(shape, value).masked_fill(type(value)._make(mask, False), value)
+
+
 def u64(i: int) -> int:
     """PyTorch reports negative ints saved in nodes as unsigned 64-bit values."""
     return i % (1 << 64) if i < 0 else i

@@ -783,6 +783,32 @@ class Tensor:
     def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
         return S.Gather.apply(self, dim, (index,))
 
+    def scatter(
+        self, dim: int, index: Tensor, src: Any = None, *, value: Any = None
+    ) -> Tensor:
+        """A copy with ``src`` (a tensor) or ``value`` (a number) written at
+        ``index`` along ``dim``."""
+        cls, x = _scatter_source(src, value)
+        return cls.apply(self, dim, (index,), x)
+
+    def scatter_(
+        self, dim: int, index: Tensor, src: Any = None, *, value: Any = None
+    ) -> Tensor:
+        cls, x = _scatter_source(src, value)
+        return self._inplace(cls, dim, (index,), x)
+
+    def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        return S.ScatterAdd.apply(self, dim, (index,), src)
+
+    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        return self._inplace(S.ScatterAdd, dim, (index,), src)
+
+    def flip(self, *dims: Any) -> Tensor:
+        """The elements in reverse order along ``dims`` (a copy, not a view)."""
+        if len(dims) == 1 and not isinstance(dims[0], int):
+            dims = tuple(dims[0])
+        return S.Flip.apply(self, dims)
+
     # ------------------------------------------------------ more reductions
     def _extreme(self, all_cls: type, dim_cls: type, dim: Any, keepdim: bool) -> Any:
         if isinstance(dim, Tensor):  # max(a, b) is maximum
@@ -1539,3 +1565,12 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     b3 = b2.expand(batch + b2._data.shape[-2:]).reshape(-1, k, m)
     out_shape = batch + ((n,) if da > 1 else ()) + ((m,) if db > 1 else ())
     return S.UnsafeView.apply(a3.bmm(b3), out_shape)
+
+
+def _scatter_source(src: Any, value: Any) -> tuple:
+    """``scatter``'s two forms: a tensor ``src`` or a number ``value``."""
+    if isinstance(src, Tensor):
+        return S.Scatter, src
+    if src is None and value is None:
+        raise TypeError("scatter() missing 1 required argument: 'src' or 'value'")
+    return S.ScatterValue, value if src is None else src

@@ -58,7 +58,7 @@ def operand(b: Any, a: Any) -> Any:
 def binary_out(out: Any, a: Any, b: Any) -> Any:
     """Cast numpy's result to the dtype PyTorch's promotion rules give."""
     ad, bd = a._data.dtype, b._data.dtype
-    if ad == bd and out.dtype == ad:
+    if ad is bd and out.dtype is ad:  # the usual case; dtypes are mostly singletons
         return out
     if b._wrapped_number and ad.kind == "f" and not a._wrapped_number:
         want = ad  # a Python number never changes a float tensor's dtype

@@ -114,7 +114,7 @@ class MulScalar(Op):
 
 
 class Div(BinaryOp):
-    """d(a / b) = (g / b, -g * a / b²)"""
+    """d(a / b) = (g / b, -g * ((a / b) / b))   (PyTorch's order of ops)"""
 
     node_name, saved = "DivBackward0", ("self", "other")
 
@@ -127,7 +127,7 @@ class Div(BinaryOp):
     def backward(ctx: Any, g: Any) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (g / b if need_a else None), (-g * a / (b * b) if need_b else None)
+        return (g / b if need_a else None), (-g * (a / b / b) if need_b else None)
 
 
 class Neg(Op):

@@ -11,7 +11,7 @@ from .._dtype import from_numpy_dtype
 from ._common import Op, binary_out
 
 
-def _strides(x: np.ndarray) -> tuple[int, ...]:
+def element_strides(x: np.ndarray) -> tuple[int, ...]:
     return tuple(s // x.itemsize for s in x.strides)
 
 
@@ -130,16 +130,44 @@ class Mm(Op):
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         # PyTorch keeps an operand's strides only for that operand's own gradient
         ctx.self_sym_sizes = x.shape
-        ctx.self_sym_strides = _strides(x) if need_a else ()
+        ctx.self_sym_strides = element_strides(x) if need_a else ()
         ctx.mat2_sym_sizes = y.shape
-        ctx.mat2_sym_strides = _strides(y) if need_b else ()
+        ctx.mat2_sym_strides = element_strides(y) if need_b else ()
         return binary_out(x @ y, a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (g @ f.mT(b) if need_a else None), (f.mT(a) @ g if need_b else None)
+        layouts = (
+            (ctx.self_sym_sizes, ctx.self_sym_strides),
+            (
+                ctx.mat2_sym_sizes,
+                ctx.mat2_sym_strides,
+            ),
+        )
+        return mm_backward(g, a, b, need_a, need_b, layouts)
+
+
+def mm_backward(
+    g: Any, m1: Any, m2: Any, need1: bool, need2: bool, layouts: tuple
+) -> tuple:
+    """``m1 @ m2``'s gradients (mm, addmm): ``g @ m2ᵀ`` and ``m1ᵀ @ g``. For an
+    operand stored column-major (a transpose, such as ``W.t()`` in ``linear``),
+    PyTorch computes its gradient in the same layout, ``(m2 @ gᵀ)ᵀ`` and
+    ``(gᵀ @ m1)ᵀ``: same values, another graph under create_graph (and
+    ``W.grad`` comes out row-major with no copy). ``layouts``: each operand's
+    (sizes, strides) as saved in forward."""
+    g1 = g2 = None
+    if need1:
+        g1 = f.mT(m2 @ f.mT(g)) if _column_major(*layouts[0]) else g @ f.mT(m2)
+    if need2:
+        g2 = f.mT(f.mT(g) @ m1) if _column_major(*layouts[1]) else f.mT(m1) @ g
+    return g1, g2
+
+
+def _column_major(sizes: tuple, strides: tuple) -> bool:
+    return strides[0] == 1 and strides[1] == sizes[0]
 
 
 class Bmm(Op):
@@ -163,4 +191,8 @@ class Bmm(Op):
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         return binary_out(x @ y, a, b)
 
-    backward = staticmethod(Mm.backward)  # the same formula, batched by @
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (g @ f.mT(b) if need_a else None), (f.mT(a) @ g if need_b else None)

@@ -16,6 +16,7 @@ import numpy as np
 from .. import _formula as f
 from .._dtype import from_numpy_dtype, result_type
 from ._common import Op
+from .linalg import element_strides, mm_backward
 from .reduction import normalize_dims
 
 # PyTorch's reduction enum: the value a loss node keeps as ``_saved_reduction``
@@ -184,16 +185,6 @@ class LogSoftmaxBackwardData(Op):
 
 
 # ------------------------------------------------------------------- linear
-def _strides(x: np.ndarray) -> tuple[int, ...]:
-    return tuple(s // x.itemsize for s in x.strides)
-
-
-def _column_major(sizes: tuple, strides: tuple) -> bool:
-    """A transposed matrix (``W.t()``): PyTorch then computes its gradient in the
-    same layout (so ``W.grad`` comes out row-major, with no copy)."""
-    return strides[0] == 1 and strides[1] == sizes[0]
-
-
 def _matmul_add(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``x @ w + b``. For ``w = W.t()`` (what ``linear`` passes) OpenBLAS is
     faster on ``W @ xᵀ``; its transpose is written row-major while adding b."""
@@ -250,8 +241,8 @@ class Addmm(Op):
         ctx.save_for_backward(m1 if need_w else None, m2 if need_x else None)
         ctx.alpha = ctx.beta = 1
         ctx.mat1_sym_sizes, ctx.mat2_sym_sizes = x.shape, w.shape
-        ctx.mat1_sym_strides = _strides(x) if need_x else ()
-        ctx.mat2_sym_strides = _strides(w) if need_w else ()
+        ctx.mat1_sym_strides = element_strides(x) if need_x else ()
+        ctx.mat2_sym_strides = element_strides(w) if need_w else ()
         ctx.bias_shape = b.shape
         return out
 
@@ -260,18 +251,14 @@ class Addmm(Op):
         x, w = ctx.saved_tensors
         need_b, need_x, need_w = ctx.needs_input_grad
         gb = f.sum_to(g, ctx.bias_shape) if need_b else None
-        gx = gw = None
-        if need_x:
-            if _column_major(ctx.mat1_sym_sizes, ctx.mat1_sym_strides):
-                gx = f.mT(w @ f.mT(g))  # (w gᵀ)ᵀ: column-major like m1
-            else:
-                gx = g @ f.mT(w)
-        if need_w:
-            if _column_major(ctx.mat2_sym_sizes, ctx.mat2_sym_strides):
-                gw = f.mT(f.mT(g) @ x)  # (gᵀ x)ᵀ: column-major like m2
-            else:
-                gw = f.mT(x) @ g
-        return gb, gx, gw
+        layouts = (
+            (ctx.mat1_sym_sizes, ctx.mat1_sym_strides),
+            (
+                ctx.mat2_sym_sizes,
+                ctx.mat2_sym_strides,
+            ),
+        )
+        return (gb, *mm_backward(g, x, w, need_x, need_w, layouts))
 
 
 # ------------------------------------------------------------------- losses

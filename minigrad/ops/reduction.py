@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -235,7 +236,9 @@ class MaxAll(Op):
         a, result = ctx.saved_tensors
         x, r = f.data(a), f.data(result)
         mask = np.isnan(x) if np.isnan(r) else x == r
-        return f.where(mask, g / int(mask.sum()), 0)
+        # PyTorch: zeros.masked_fill_(mask, grad / mask.sum())
+        share = f.div_count(g, np.asarray(mask.sum()))
+        return f.masked_fill_zeros(x.shape, mask, share)
 
 
 class MinAll(MaxAll):
@@ -302,12 +305,13 @@ class MaxDim(Op):
     @staticmethod
     def backward(ctx: Any, g: Any, _: Any) -> tuple:
         (indices,) = ctx.saved_tensors
-        shape = ctx.self_sym_sizes
-        if not shape:
-            return g, None, None
-        g = _restore(g, (ctx.d,), len(shape), ctx.keepdim)
-        idx = _restore(f.data(indices), (ctx.d,), len(shape), ctx.keepdim)
-        return f.index_add(g, shape, along_key(idx, ctx.d)), None, None
+        shape, d = ctx.self_sym_sizes, ctx.d
+        # PyTorch: zeros(shape).scatter(dim, indices, grad), dims re-inserted first
+        g = _restore(g, (d,), len(shape), ctx.keepdim)
+        indices = _restore(indices, (d,), len(shape), ctx.keepdim)
+        idx = f.data(indices)
+        key = along_key(idx.reshape(idx.shape or (1,)), d)
+        return f.scatter_zeros(g, shape, d, indices, key), None, None
 
 
 class MinDim(MaxDim):
@@ -354,9 +358,11 @@ class Amax(Op):
         x = f.data(a)
         r = _restore(f.data(result), ctx.dims, x.ndim, ctx.keepdim)
         mask = x == r
-        share = mask / mask.sum(axis=ctx.dims, keepdims=True)
-        g = _restore(g, ctx.dims, x.ndim, ctx.keepdim)
-        return g * f.constant(share.astype(x.dtype), g), None, None
+        # PyTorch: (restore_reduced_dims(grad) / mask.sum(dims, True)) * mask,
+        # where restoring the dims is a reshape (ViewBackward0)
+        g = g if ctx.keepdim else f.reshape(g, r.shape)
+        count = mask.sum(axis=ctx.dims, keepdims=True)
+        return f.div_count(g, count) * f.constant(mask, g), None, None
 
 
 class Amin(Amax):
@@ -670,7 +676,7 @@ class Cumsum(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         shape = tuple(g.shape)
-        if not shape or shape[ctx.d] == 1:
+        if math.prod(shape) <= 1 or shape[ctx.d] == 1:
             return g, None
-        d = ctx.d
-        return g - f.cumsum(g, d) + f.sum_dims(g, (d,), True), None
+        d = (ctx.d,)  # the sums from each position to the end: a reversed cumsum
+        return f.flip(f.cumsum(f.flip(g, d), ctx.d), d), None

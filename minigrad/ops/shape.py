@@ -11,7 +11,7 @@ from .. import _formula as f
 from .._dtype import result_type
 from ..function import ERR_BACKWARD_TWICE, BackwardCFunction, Node
 from ._common import Op
-from .reduction import along_key, normalize_dims
+from .reduction import along_key, checked_dims, normalize_dims, reduce_dims
 
 
 def view_shape(shape: Any, numel: int) -> tuple[int, ...]:
@@ -530,9 +530,135 @@ class Gather(Op):
     def backward(ctx: Any, g: Any) -> tuple:
         a, index = ctx.saved_tensors
         shape, idx = tuple(f.data(a).shape), f.data(index)
-        if not shape:
-            return f.reshape(g, ()), None, None
-        return f.index_add(g, shape, along_key(idx, ctx.d)), None, None
+        key = along_key(idx.reshape(idx.shape or (1,)), ctx.d)
+        return f.scatter_add_zeros(g, shape, ctx.d, index, key), None, None
+
+
+def _scatter_target(op: str, x: np.ndarray, dim: int, index: Any, src: Any) -> tuple:
+    """Check ``self.scatter(dim, index, src)`` as PyTorch does; returns the dim
+    and the key of the written places (``along_key`` of the index)."""
+    idx = index._data
+    (d,) = normalize_dims(dim, x.ndim)
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
+    if src is not None and src._data.dtype != x.dtype:
+        raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
+    if max(idx.ndim, 1) != max(x.ndim, 1):
+        raise RuntimeError(
+            "Index tensor must have the same number of dimensions as self tensor"
+        )
+    xs, ids = x.shape or (1,), idx.reshape(idx.shape or (1,))
+    ss = (src._data.shape or (1,)) if src is not None else None
+    for i, m in enumerate(ids.shape):
+        if (i != d and m > xs[i]) or (ss is not None and m > ss[i]):
+            also = f" and to be no larger size than src {list(src.shape)}" * (
+                src is not None
+            )
+            raise RuntimeError(
+                f"Expected index {list(idx.shape)} to be no larger than self "
+                f"{list(x.shape)} apart from dimension {d}{also}"
+            )
+    bad = (ids < 0) | (ids >= xs[d])
+    if bad.any():
+        raise RuntimeError(
+            f"index {int(ids[bad][0])} is out of bounds for dimension {d} with "
+            f"size {xs[d]}"
+        )
+    return d, along_key(ids, d)
+
+
+def _scatter_forward(ctx: Any, a: Any, dim: int, index: Any, src: Any) -> tuple:
+    """The shared start of the scatter ops: checks, saved ``dim`` and ``index``,
+    and a copy of ``a`` (1-d for a 0-d tensor) to write into."""
+    op = "scatter" if not ctx.name().startswith("ScatterAdd") else "scatter_add"
+    x = a._data
+    ctx.d, ctx.key = _scatter_target(op, x, dim, index, src)
+    ctx.dim = f.u64(dim)
+    ctx.save_for_backward(index)
+    return np.array(x.reshape(x.shape or (1,)), copy=True)
+
+
+def _src_part(src: Any, index_shape: tuple) -> np.ndarray:
+    """The part of ``src`` the index covers: its leading corner in every dim."""
+    x = src._data.reshape(src._data.shape or (1,))
+    return x[tuple(slice(0, n) for n in index_shape)]
+
+
+class Scatter(Op):
+    """d a.scatter(d, index, src) = (g with the written places zeroed,
+    g gathered at index)"""
+
+    node_name, saved, saved_attrs = "ScatterBackward0", ("index",), ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int, consts: tuple, src: Any) -> Any:
+        (index,) = consts
+        out = _scatter_forward(ctx, a, dim, index, src)
+        out[ctx.key] = _src_part(src, ctx.key[ctx.d].shape)
+        return out.reshape(a._data.shape)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (index,) = ctx.saved_tensors
+        need_a, _, _, need_src = ctx.needs_input_grad
+        ga = f.scatter_value(g, ctx.d, index, ctx.key, 0) if need_a else None
+        gs = f.gather(g, ctx.d, index, ctx.key) if need_src else None
+        return ga, None, None, gs
+
+
+class ScatterValue(Op):
+    """d a.scatter(d, index, value) = g with the written places zeroed"""
+
+    node_name, saved, saved_attrs = "ScatterBackward1", ("index",), ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int, consts: tuple, value: Any) -> Any:
+        (index,) = consts
+        out = _scatter_forward(ctx, a, dim, index, None)
+        out[ctx.key] = value
+        return out.reshape(a._data.shape)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (index,) = ctx.saved_tensors
+        return f.scatter_value(g, ctx.d, index, ctx.key, 0), None, None, None
+
+
+class ScatterAdd(Op):
+    """d a.scatter_add(d, index, src) = (g, g gathered at index)"""
+
+    node_name, saved, saved_attrs = "ScatterAddBackward0", ("index",), ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int, consts: tuple, src: Any) -> Any:
+        (index,) = consts
+        out = _scatter_forward(ctx, a, dim, index, src)
+        np.add.at(out, ctx.key, _src_part(src, ctx.key[ctx.d].shape))
+        return out.reshape(a._data.shape)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (index,) = ctx.saved_tensors
+        need_src = ctx.needs_input_grad[3]
+        gs = f.gather(g, ctx.d, index, ctx.key) if need_src else None
+        return g, None, None, gs
+
+
+class Flip(Op):
+    """d flip(a, dims) = g flipped back along the same dims"""
+
+    node_name, saved_attrs = "FlipBackward0", ("dims",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dims: tuple) -> Any:
+        x = a._data
+        ctx.dims = tuple(f.u64(d) for d in dims)
+        ctx.axes = checked_dims(reduce_dims, dims, x.ndim)
+        return np.flip(x, ctx.axes).copy()  # a copy, as in PyTorch (not a view)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.flip(g, ctx.axes), None
 
 
 # ------------------------------------------------------------------ join, repeat
