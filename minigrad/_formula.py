@@ -66,6 +66,10 @@ def squeeze_dim(g: Any, dim: int) -> Any:
     return np.squeeze(g, dim) if isinstance(g, ndarray) else g.squeeze(dim)
 
 
+def unsqueeze(x: Any, dim: int) -> Any:
+    return np.expand_dims(x, dim) if isinstance(x, ndarray) else x.unsqueeze(dim)
+
+
 def unsqueeze_dims(g: Any, dims: tuple, ndim: int) -> Any:
     """Re-insert reduced dims (``keepdim=False`` backward) before expanding; on
     Tensors one unsqueeze per dim, as PyTorch's unsqueeze_multiple records."""

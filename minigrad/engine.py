@@ -107,9 +107,8 @@ def _arrange(node: Node, grads: Sequence) -> list:
 def _conform(node: Node, i: int, g: Any, shape: tuple, dtype: Any) -> Any:
     """Sum a broadcast gradient down to its input's shape and cast its dtype."""
     if tuple(g.shape) != shape:
-        try:
-            np.broadcast_shapes(tuple(g.shape), shape)
-            ok = len(g.shape) >= len(shape)
+        try:  # the input's shape must expand to the gradient's (a broadcast)
+            ok = np.broadcast_shapes(tuple(g.shape), shape) == tuple(g.shape)
         except ValueError:
             ok = False
         if not ok:

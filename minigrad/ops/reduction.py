@@ -284,7 +284,7 @@ class MaxDim(Op):
                 f"{cls.op}(): Expected reduction dim {d} to have non-zero size."
             )
         ctx.dim, ctx.keepdim, ctx.self_sym_sizes = f.u64(dim), keepdim, x.shape
-        ctx.d = d
+        ctx.d, ctx.dim_arg = d, dim
         if x.ndim == 0:
             idx = np.zeros((), np.int64)
         else:
@@ -305,13 +305,14 @@ class MaxDim(Op):
     @staticmethod
     def backward(ctx: Any, g: Any, _: Any) -> tuple:
         (indices,) = ctx.saved_tensors
-        shape, d = ctx.self_sym_sizes, ctx.d
-        # PyTorch: zeros(shape).scatter(dim, indices, grad), dims re-inserted first
-        g = _restore(g, (d,), len(shape), ctx.keepdim)
-        indices = _restore(indices, (d,), len(shape), ctx.keepdim)
+        shape, dim = ctx.self_sym_sizes, ctx.dim_arg
+        # PyTorch: zeros(shape).scatter(dim, indices, grad), with the dim put back
+        # into grad and indices first (dim as the user gave it)
+        if not ctx.keepdim and shape:
+            g, indices = f.unsqueeze(g, dim), f.unsqueeze(indices, dim)
         idx = f.data(indices)
-        key = along_key(idx.reshape(idx.shape or (1,)), d)
-        return f.scatter_zeros(g, shape, d, indices, key), None, None
+        key = along_key(idx.reshape(idx.shape or (1,)), ctx.d)
+        return f.scatter_zeros(g, shape, dim, indices, key), None, None
 
 
 class MinDim(MaxDim):

@@ -534,15 +534,15 @@ class Gather(Op):
         return f.scatter_add_zeros(g, shape, ctx.d, index, key), None, None
 
 
-def _scatter_target(op: str, x: np.ndarray, dim: int, index: Any, src: Any) -> tuple:
-    """Check ``self.scatter(dim, index, src)`` as PyTorch does; returns the dim
-    and the key of the written places (``along_key`` of the index)."""
+def _scatter_target(x: np.ndarray, dim: int, index: Any, src: Any) -> tuple:
+    """Check ``self.scatter(dim, index, src)`` (or scatter_add) as PyTorch does,
+    in its words; returns the dim and the key of the written places."""
     idx = index._data
     (d,) = normalize_dims(dim, x.ndim)
     if idx.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if src is not None and src._data.dtype != x.dtype:
-        raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if max(idx.ndim, 1) != max(x.ndim, 1):
         raise RuntimeError(
             "Index tensor must have the same number of dimensions as self tensor"
@@ -551,8 +551,10 @@ def _scatter_target(op: str, x: np.ndarray, dim: int, index: Any, src: Any) -> t
     ss = (src._data.shape or (1,)) if src is not None else None
     for i, m in enumerate(ids.shape):
         if (i != d and m > xs[i]) or (ss is not None and m > ss[i]):
-            also = f" and to be no larger size than src {list(src.shape)}" * (
-                src is not None
+            also = (
+                ""
+                if src is None
+                else f" and to be no larger size than src {list(src._data.shape)}"
             )
             raise RuntimeError(
                 f"Expected index {list(idx.shape)} to be no larger than self "
@@ -570,9 +572,8 @@ def _scatter_target(op: str, x: np.ndarray, dim: int, index: Any, src: Any) -> t
 def _scatter_forward(ctx: Any, a: Any, dim: int, index: Any, src: Any) -> tuple:
     """The shared start of the scatter ops: checks, saved ``dim`` and ``index``,
     and a copy of ``a`` (1-d for a 0-d tensor) to write into."""
-    op = "scatter" if not ctx.name().startswith("ScatterAdd") else "scatter_add"
     x = a._data
-    ctx.d, ctx.key = _scatter_target(op, x, dim, index, src)
+    ctx.d, ctx.key = _scatter_target(x, dim, index, src)
     ctx.dim = f.u64(dim)
     ctx.save_for_backward(index)
     return np.array(x.reshape(x.shape or (1,)), copy=True)
@@ -633,6 +634,8 @@ class ScatterAdd(Op):
     def forward(ctx: Any, a: Any, dim: int, consts: tuple, src: Any) -> Any:
         (index,) = consts
         out = _scatter_forward(ctx, a, dim, index, src)
+        if not ctx.needs_input_grad[3]:  # only src's gradient needs the index
+            ctx.save_for_backward(None)
         np.add.at(out, ctx.key, _src_part(src, ctx.key[ctx.d].shape))
         return out.reshape(a._data.shape)
 

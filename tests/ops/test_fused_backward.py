@@ -233,6 +233,29 @@ REDUCTIONS = {
     "norm": lambda lib, x: x.norm(),
     "norm_dim": lambda lib, x: x.norm(dim=1),
     "unsqueeze": lambda lib, x: x.unsqueeze(0) * x,
+    "max_all": lambda lib, x: x.max(),
+    "min_all": lambda lib, x: x.min(),
+    "max_dim": lambda lib, x: x.max(1)[0],
+    "max_dim_keepdim": lambda lib, x: x.max(0, keepdim=True)[0],
+    "min_dim": lambda lib, x: x.min(-1).values,
+    "amax": lambda lib, x: x.amax(1),
+    "amax_keepdim": lambda lib, x: x.amax((0, 1), keepdim=True),
+    "amin": lambda lib, x: x.amin(0),
+    "cumsum": lambda lib, x: x.cumsum(1),
+    "cumsum_first": lambda lib, x: x.cumsum(0),
+    "gather": lambda lib, x: x.gather(1, lib.tensor([[2, 0], [1, 1]])),
+    "scatter": lambda lib, x: x.scatter(1, lib.tensor([[2], [0]]), x[:, 1:2] * 2),
+    "scatter_add": lambda lib, x: lib.zeros(2, 4, dtype=x.dtype).scatter_add(
+        1, lib.tensor([[3, 3, 0], [1, 2, 1]]), x
+    ),
+    "flip": lambda lib, x: x.flip(0) * x,
+    "div": lambda lib, x: x / (x * x + 1),
+    "mm": lambda lib, x: x @ x.t(),
+    "mm_transposed": lambda lib, x: x.t() @ x,
+    "linear": lambda lib, x: lib.nn.functional.linear(x, x * 2),
+    "linear_weight_transposed": lambda lib, x: lib.nn.functional.linear(
+        x, x.t().contiguous().t()
+    ),
     "bce_logits": lambda lib, x: lib.nn.functional.binary_cross_entropy_with_logits(
         x, lib.full_like(x, TARGET)
     ),

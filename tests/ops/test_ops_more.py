@@ -427,6 +427,115 @@ def test_gather_0d() -> None:
     differential(lambda T, a: a.gather(0, T.tensor(0)), [np.array(1.5)])
 
 
+# ------------------------------------------------------------ scatter, flip
+SCATTER = {  # (fn of (T, self, src), self shape, src shape)
+    "src_rows": (
+        lambda T, a, b: a.scatter(1, T.tensor([[0, 2], [1, 0]]), b),
+        (2, 3),
+        (2, 2),
+    ),
+    "src_cols": (
+        lambda T, a, b: a.scatter(0, T.tensor([[1, 0, 1]]), b),
+        (2, 3),
+        (1, 3),
+    ),
+    "src_bigger": (
+        lambda T, a, b: a.scatter(-1, T.tensor([[2], [0]]), b),
+        (2, 3),
+        (3, 4),
+    ),
+    "src_3d": (
+        lambda T, a, b: a.scatter(2, T.tensor([[[1, 0]], [[0, 1]]]), b),
+        (2, 2, 2),
+        (2, 1, 2),
+    ),
+    "value": (
+        lambda T, a, b: a.scatter(1, T.tensor([[0], [2]]), 0.5) * b,
+        (2, 3),
+        (2, 3),
+    ),
+    "value_kw": (
+        lambda T, a, b: a.scatter(0, T.tensor([[1, 0, 1]]), value=-2.0) + b,
+        (2, 3),
+        (3,),
+    ),
+    "add_repeats": (
+        lambda T, a, b: a.scatter_add(1, T.tensor([[0, 0], [2, 2]]), b),
+        (2, 3),
+        (2, 2),
+    ),
+    "add_bigger_src": (
+        lambda T, a, b: T.scatter_add(a, 0, T.tensor([[1, 1, 0]]), b),
+        (2, 3),
+        (2, 3),
+    ),
+    "add_0d": (lambda T, a, b: a.scatter_add(0, T.tensor(0), b), (), ()),
+    "int32_index": (
+        lambda T, a, b: a.scatter(1, T.tensor([[0], [1]]).int(), b),
+        (2, 3),
+        (2, 1),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCATTER))
+def test_scatter(name: str) -> None:
+    """scatter (ScatterBackward0/1) and scatter_add (ScatterAddBackward0): values,
+    graphs, saved ``dim``/``index`` and gradients against PyTorch; src's gradient
+    is self's gathered at the index."""
+    fn, sa, sb = SCATTER[name]
+    rng = np.random.default_rng(16)
+    a, b = rng.normal(size=sa), rng.normal(size=sb)
+    differential(fn, [a, b], requires_grad=(True, False))
+    if "bigger" in name:  # src's gradient has the index's shape: see below
+        return
+    differential(fn, [a, b])
+    differential(fn, [a, b], requires_grad=(False, True))
+    second_order(lambda T, x, y: fn(T, x, y) ** 2, [a, b])
+    check_gradcheck(fn, a, b)
+
+
+def test_scatter_src_bigger_than_index_gradient_error() -> None:
+    """PyTorch's formula gives src a gradient shaped like the index; when src is
+    bigger, its engine refuses that gradient, and so does minigrad's."""
+    for name in ("src_bigger", "add_bigger_src"):
+        fn, sa, sb = SCATTER[name]
+
+        def run(T: Any, a: Any, b: Any, fn: Any = fn) -> Any:
+            fn(T, a, b.requires_grad_()).sum().backward()
+
+        same_error(run, np.ones(sa), np.ones(sb))
+
+
+FLIP = {
+    "one": (lambda T, a: a.flip(1), (2, 3)),
+    "list": (lambda T, a: a.flip([0, -1]), (2, 3)),
+    "varargs": (lambda T, a: a.flip(0, 2), (2, 3, 2)),
+    "none": (lambda T, a: a.flip([]), (2, 3)),
+    "function": (lambda T, a: T.flip(a, (-1,)), (4,)),
+    "0d": (lambda T, a: a.flip(0), ()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLIP))
+def test_flip(name: str) -> None:
+    fn, shape = FLIP[name]
+    x = np.random.default_rng(17).normal(size=shape)
+    check_gradcheck(fn, x)
+    differential(fn, [x])
+    second_order(lambda T, a: fn(T, a) ** 2, [x])
+
+
+@settings(max_examples=25, deadline=None)
+@given(a=arrays(small_shapes.filter(lambda s: len(s) >= 1)), data=st.data())
+def test_flip_and_cumsum_drawn(a: np.ndarray, data: Any) -> None:
+    """flip along a drawn dim, and cumsum, whose gradient is a flipped cumsum
+    (FlipBackward0, CumsumBackward0, FlipBackward0 under create_graph)."""
+    d = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    check_gradcheck(lambda T, x: x.flip(d), a)
+    differential(lambda T, x: x.flip(d).cumsum(d), [a])
+
+
 # -------------------------------------------------------------------- outer
 def test_outer() -> None:
     rng = np.random.default_rng(11)
@@ -643,6 +752,22 @@ def test_repeat_gradcheck(data: Any, shape: tuple) -> None:
 
 # --------------------------------------------------------- in-place forms
 INPLACE = {
+    "scatter_": (
+        lambda T, a: (a * 1).scatter_(1, T.tensor([[2], [0]]), a[:, :1]),
+        (2, 3),
+    ),
+    "scatter_value_": (
+        lambda T, a: (a * 1).scatter_(0, T.tensor([[1, 0, 1]]), 0.0),
+        (2, 3),
+    ),
+    "scatter_add_": (
+        lambda T, a: (a * 1).scatter_add_(1, T.tensor([[1, 1]]), a[:1, 1:] * 2),
+        (2, 3),
+    ),
+    "scatter_on_view": (
+        lambda T, a: _on_view(a, lambda v: v.scatter_(0, T.tensor([2]), 5.0)),
+        (2, 3),
+    ),
     "clamp_": (lambda T, a: (a * 1).clamp_(-0.5, 0.5), (2, 3)),
     "clamp_min_": (lambda T, a: (a * 1).clamp_(min=0.1), (2, 3)),
     "clamp_tensor_": (lambda T, a: (a * 1).clamp_(max=a[0].detach()), (2, 3)),
@@ -704,6 +829,49 @@ ERRORS: dict[str, tuple[Any, tuple]] = {
         (O((2, 3)),),
     ),
     "gather_dim": (lambda T, a: a.gather(2, T.tensor([[0]])), (O((2, 3)),)),
+    "scatter_out_of_range": (
+        lambda T, a: a.scatter(1, T.tensor([[0], [3]]), 1.0),
+        (O((2, 3)),),
+    ),
+    "scatter_negative": (
+        lambda T, a: a.scatter(1, T.tensor([[-1], [0]]), 1.0),
+        (O((2, 3)),),
+    ),
+    "scatter_rank": (
+        lambda T, a, b: a.scatter(1, T.tensor([0, 1]), b),
+        (O((2, 3)), O((2, 3))),
+    ),
+    "scatter_float_index": (
+        lambda T, a, b: a.scatter(1, T.tensor([[0.0], [1.0]]), b),
+        (O((2, 3)), O((2, 1))),
+    ),
+    "scatter_index_bigger_than_src": (
+        lambda T, a, b: a.scatter(1, T.tensor([[0, 1], [2, 0]]), b),
+        (O((2, 3)), O((2, 1))),
+    ),
+    "scatter_index_bigger_than_self": (
+        lambda T, a, b: a.scatter(1, T.tensor([[0], [1], [2]]), b),
+        (O((2, 3)), O((3, 3))),
+    ),
+    "scatter_value_index_too_big": (
+        lambda T, a: a.scatter(0, T.tensor([[0, 0, 0, 0]]), 2.0),
+        (O((2, 3)),),
+    ),
+    "scatter_dtypes": (
+        lambda T, a, b: a.scatter(1, T.tensor([[0], [1]]), b.double()),
+        (O((2, 3)), O((2, 1))),
+    ),
+    "scatter_add_dtypes": (
+        lambda T, a, b: a.scatter_add(1, T.tensor([[0], [1]]), b.double()),
+        (O((2, 3)), O((2, 1))),
+    ),
+    "scatter_dim": (lambda T, a: a.scatter(2, T.tensor([[0]]), 1.0), (O((2, 3)),)),
+    "scatter__leaf": (
+        lambda T, a, b: a.requires_grad_().scatter_(1, T.tensor([[0], [1]]), b),
+        (O((2, 3)), O((2, 1))),
+    ),
+    "flip_repeated": (lambda T, a: a.flip(1, 1), (O((2, 3)),)),
+    "flip_dim_out": (lambda T, a: a.flip(2), (O((2, 3)),)),
     "masked_fill_long_mask": (
         lambda T, a: a.masked_fill(T.tensor([1, 0, 1]), 0.0),
         (O((2, 3)),),
