@@ -569,14 +569,27 @@ def _scatter_target(x: np.ndarray, dim: int, index: Any, src: Any) -> tuple:
     return d, along_key(ids, d)
 
 
-def _scatter_forward(ctx: Any, a: Any, dim: int, index: Any, src: Any) -> tuple:
-    """The shared start of the scatter ops: checks, saved ``dim`` and ``index``,
-    and a copy of ``a`` (1-d for a 0-d tensor) to write into."""
+def _scatter(
+    ctx: Any, a: Any, dim: int, consts: tuple, src: Any, value: Any, add: bool
+) -> np.ndarray:
+    """What the scatter ops share: checks, saved ``dim`` and ``index``, and a copy
+    of ``a`` into which ``src`` (the part the index covers) or the number
+    ``value`` is written (or added, for scatter_add)."""
+    (index,) = consts
     x = a._data
     ctx.d, ctx.key = _scatter_target(x, dim, index, src)
     ctx.dim = f.u64(dim)
-    ctx.save_for_backward(index)
-    return np.array(x.reshape(x.shape or (1,)), copy=True)
+    # only src's gradient needs the index when scatter_add's self takes g as is
+    keep = not add or ctx.needs_input_grad[3]
+    ctx.save_for_backward(index if keep else None)
+    out = np.array(x.reshape(x.shape or (1,)), copy=True)  # 0-d as 1-d
+    if src is not None:
+        value = _src_part(src, ctx.key[ctx.d].shape)
+    if add:
+        np.add.at(out, ctx.key, value)  # repeated indices add up
+    else:
+        out[ctx.key] = value
+    return out.reshape(x.shape)
 
 
 def _src_part(src: Any, index_shape: tuple) -> np.ndarray:
@@ -593,10 +606,7 @@ class Scatter(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Any, dim: int, consts: tuple, src: Any) -> Any:
-        (index,) = consts
-        out = _scatter_forward(ctx, a, dim, index, src)
-        out[ctx.key] = _src_part(src, ctx.key[ctx.d].shape)
-        return out.reshape(a._data.shape)
+        return _scatter(ctx, a, dim, consts, src, None, False)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -614,10 +624,7 @@ class ScatterValue(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Any, dim: int, consts: tuple, value: Any) -> Any:
-        (index,) = consts
-        out = _scatter_forward(ctx, a, dim, index, None)
-        out[ctx.key] = value
-        return out.reshape(a._data.shape)
+        return _scatter(ctx, a, dim, consts, None, value, False)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -632,12 +639,7 @@ class ScatterAdd(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Any, dim: int, consts: tuple, src: Any) -> Any:
-        (index,) = consts
-        out = _scatter_forward(ctx, a, dim, index, src)
-        if not ctx.needs_input_grad[3]:  # only src's gradient needs the index
-            ctx.save_for_backward(None)
-        np.add.at(out, ctx.key, _src_part(src, ctx.key[ctx.d].shape))
-        return out.reshape(a._data.shape)
+        return _scatter(ctx, a, dim, consts, src, None, True)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
