@@ -30,6 +30,7 @@ from ._dtype import (
 )
 from ._tensor import Size, Tensor, matmul
 from ._tensor_str import get_printoptions, set_printoptions
+from ._warn import mute_numpy_warnings
 from .creation import (
     arange,
     as_tensor,
@@ -63,10 +64,7 @@ from .grad_mode import (
 
 __version__ = "0.1.0"
 
-# PyTorch lets inf and nan arise silently; numpy would warn (overflow, inf - inf)
-# from inside minigrad's ops. Only warnings raised in minigrad's own code are
-# muted: the user's numpy code keeps its warnings.
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minigrad(\.|$)")
+mute_numpy_warnings()  # inf and nan arise silently, as in PyTorch
 
 
 def is_tensor(obj: Any) -> bool:

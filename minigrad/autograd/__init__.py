@@ -8,7 +8,8 @@ from ..engine import StepEvent, backward, backward_steps, grad
 from ..function import Function
 from ..grad_mode import enable_grad, no_grad, set_grad_enabled
 from ..gradcheck import GradcheckError, gradcheck, gradgradcheck
-from . import function, functional, graph
+from . import function, functional, graph, variable
+from .variable import Variable
 
 _anomaly = False
 
@@ -34,6 +35,7 @@ __all__ = [
     "Function",
     "GradcheckError",
     "StepEvent",
+    "Variable",
     "backward",
     "backward_steps",
     "enable_grad",
@@ -47,4 +49,5 @@ __all__ = [
     "no_grad",
     "set_detect_anomaly",
     "set_grad_enabled",
+    "variable",
 ]

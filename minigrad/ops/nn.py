@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _formula as f
 from .._dtype import from_numpy_dtype, result_type
+from .._warn import quiet_mean
 from ._common import Op
 from .linalg import element_strides, mm_backward
 from .reduction import normalize_dims
@@ -37,7 +38,7 @@ def _legacy_name(dtype: np.dtype) -> str:
 
 def _reduce(loss: np.ndarray, reduction: int) -> np.ndarray:
     if reduction == MEAN:
-        return np.asarray(loss.mean(dtype=loss.dtype))
+        return np.asarray(quiet_mean(loss, dtype=loss.dtype))
     if reduction == SUM:
         return np.asarray(loss.sum(dtype=loss.dtype))
     return loss

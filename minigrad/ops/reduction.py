@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 import numpy as np
 
 from .. import _formula as f
 from .._dtype import from_numpy_dtype
+from .._warn import quiet_mean, warn
 from ._common import Op
 
 
@@ -100,7 +100,7 @@ class Mean(Op):
         x = a._data
         dtype = _mean_dtype(x, dtype)
         ctx.self_sym_numel, ctx.self_sym_sizes = x.size, x.shape
-        return np.asarray(x.mean(dtype=dtype))
+        return np.asarray(quiet_mean(x, dtype=dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -130,7 +130,7 @@ class MeanDim(Op):
         )  # 0-d: check only
         ctx.keepdim, ctx.self_sym_sizes, ctx.self_sym_numel = keepdim, x.shape, x.size
         axes = ctx.dims if dim != () else None
-        out = x.mean(axis=axes, keepdims=keepdim, dtype=dtype)
+        out = quiet_mean(x, axis=axes, keepdims=keepdim, dtype=dtype)
         return np.asarray(out, order="C")
 
     @staticmethod
@@ -393,11 +393,9 @@ def argmax(a: Any, dim: Any, keepdim: bool, fn: Any = np.argmax) -> Any:
 
 # -------------------------------------------------------------------- var, std
 def _dof_warning(op: str) -> None:
-    warnings.warn(
+    warn(
         f"{op}(): degrees of freedom is <= 0. Correction should be strictly less "
-        "than the reduction factor (input numel divided by output numel).",
-        UserWarning,
-        stacklevel=4,
+        "than the reduction factor (input numel divided by output numel)."
     )
 
 
@@ -426,7 +424,7 @@ class Var(Op):
             _dof_warning(cls.op)
         # PyTorch's backward counts the elements of ``dim=[]`` as 1 (a quirk)
         ctx.grad_dof = 1 - c if dim == () and x.ndim else ctx.dof
-        dev = x - x.mean(axis=ctx.dims, keepdims=True)
+        dev = x - quiet_mean(x, axis=ctx.dims, keepdims=True)
         with np.errstate(divide="ignore", invalid="ignore"):
             sq = (dev * dev).sum(axis=ctx.dims, keepdims=keepdim)
             return np.asarray(sq / max(ctx.dof, 0), x.dtype, order="C")

@@ -588,19 +588,9 @@ _LEAF_INPLACE = "RuntimeError: a leaf Variable that requires grad is being used"
 _OVERLAPS = ("some elements of the input tensor", "more than one element of the")
 
 
-def _drop_lines(text: str, prefix: str) -> str:
-    return "".join(
-        line for line in text.splitlines(True) if not line.startswith(prefix)
-    )
-
-
 # (a) Transcript rewrites hiding a bug's traces, applied to both transcripts
 # (given the program too); the rest must still agree.
 KNOWN_BUG_REWRITES: dict[str, Callable[[str, str], str]] = {
-    # numpy's RuntimeWarnings (overflow in exp, inf - inf) must not leak
-    "scenario_overflow_no_warning.py": (
-        lambda src, out: _drop_lines(out, "RuntimeWarning: ")
-    ),
     # grads meeting in the engine's input buffer are added in place: _version
     # of autograd.grad results (g<n>, their views gv<n>) and in version errors
     "scenario_grad_buffer_version.py": (

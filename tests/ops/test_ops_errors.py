@@ -79,3 +79,23 @@ def test_broadcast_error_with_grad() -> None:
             a * lib.ones(4)
         msgs.append(str(info.value))
     assert msgs[0] == msgs[1].replace("torch", "minigrad")
+
+
+WARNS = {
+    "var_dof": lambda T: T.tensor([1.0]).var(),
+    "std_dim_dof": lambda T: T.ones(1, 2).std(0),
+    "non_leaf_grad": lambda T: (T.ones(1, requires_grad=True) * 2).grad,
+    "softmax_implicit_dim": lambda T: T.nn.functional.softmax(T.ones(2, 2)),
+    "tensor_of_tensor": lambda T: T.tensor(T.ones(2)),
+    "variable_volatile": lambda T: T.autograd.Variable(T.ones(1), volatile=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WARNS))
+def test_warnings_point_at_the_callers_line(name: str) -> None:
+    """A warning names the line that called the op, like PyTorch's (not a line
+    inside minigrad, however deep the call went)."""
+    for lib in (minigrad, torch):
+        with pytest.warns(UserWarning) as record:
+            WARNS[name](lib)
+        assert [w.filename for w in record] == [__file__], (lib.__name__, name)
