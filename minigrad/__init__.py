@@ -92,7 +92,10 @@ for _name in (
     "rsqrt log1p log2 log10 exp2 expm1 erf clamp clip clamp_min clamp_max clamp_ "
     "clamp_min_ clamp_max_ maximum minimum masked_fill gather max min amax amin "
     "argmax argmin var std prod logsumexp norm cumsum outer ger narrow movedim "
-    "moveaxis swapaxes swapdims split chunk unbind flip scatter scatter_add"
+    "moveaxis swapaxes swapdims split chunk unbind flip scatter scatter_add "
+    "tan asin arcsin acos arccos atan arctan atan2 arctan2 sinh cosh asinh arcsinh "
+    "acosh arccosh atanh arctanh floor ceil round trunc fix frac nan_to_num isnan "
+    "isinf isfinite isposinf isneginf logical_not logical_and logical_or logical_xor"
 ).split():
     globals()[_name] = _method(_name)
 del _name

@@ -31,6 +31,27 @@ def sgn(x: Any) -> Any:
     return np.sign(x) if isinstance(x, ndarray) else x.sgn()
 
 
+def sinh(x: Any) -> Any:
+    return np.sinh(x) if isinstance(x, ndarray) else x.sinh()
+
+
+def cosh(x: Any) -> Any:
+    return np.cosh(x) if isinstance(x, ndarray) else x.cosh()
+
+
+def rsqrt(x: Any) -> Any:
+    return 1 / np.sqrt(x) if isinstance(x, ndarray) else x.rsqrt()
+
+
+def reciprocal(x: Any) -> Any:
+    return 1 / x if isinstance(x, ndarray) else x.reciprocal()
+
+
+def zeros_like(x: Any) -> Any:
+    """Zeros shaped like ``x``: a constant, with no history."""
+    return zeros(tuple(x.shape), x)
+
+
 def sin(x: Any) -> Any:
     return np.sin(x) if isinstance(x, ndarray) else x.sin()
 
@@ -46,6 +67,35 @@ def scale(x: Any, s: Any) -> Any:
     from .ops.arithmetic import MulScalar
 
     return MulScalar.apply(x, s)
+
+
+def add_scalar(x: Any, s: float) -> Any:
+    """``x + s`` for a Python number ``s`` (AddBackward1, as in PyTorch's C++
+    formulas; Python's ``x + 1`` records AddBackward0)."""
+    if isinstance(x, ndarray):
+        return x + s
+    from .ops.arithmetic import AddScalar
+
+    return AddScalar.apply(x, s)
+
+
+def sub_scalar(x: Any, s: float) -> Any:
+    """``x - s`` for a Python number ``s`` (SubBackward1)."""
+    if isinstance(x, ndarray):
+        return x - s
+    from .ops.arithmetic import SubScalar
+
+    return SubScalar.apply(x, s)
+
+
+def number_minus(s: float, x: Any) -> Any:
+    """``s - x`` as PyTorch's C++ formulas compute it: the number becomes a
+    tensor, so the node is SubBackward0 (Python's ``1 - x`` is RsubBackward1)."""
+    if isinstance(x, ndarray):
+        return s - x
+    from ._tensor import _scalar
+
+    return _scalar(s) - x
 
 
 def expand(g: Any, shape: tuple) -> Any:

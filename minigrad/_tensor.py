@@ -713,6 +713,110 @@ class Tensor:
     def matmul(self, other: Tensor) -> Tensor:
         return matmul(self, other)
 
+    # ----------------------------------- trigonometric, hyperbolic, rounding
+    def tan(self) -> Tensor:
+        return P.Tan.apply(self)
+
+    def asin(self) -> Tensor:
+        return P.Asin.apply(self)
+
+    def acos(self) -> Tensor:
+        return P.Acos.apply(self)
+
+    def atan(self) -> Tensor:
+        return P.Atan.apply(self)
+
+    def atan2(self, other: Tensor) -> Tensor:
+        return P.Atan2.apply(self, other)
+
+    def sinh(self) -> Tensor:
+        return P.Sinh.apply(self)
+
+    def cosh(self) -> Tensor:
+        return P.Cosh.apply(self)
+
+    def asinh(self) -> Tensor:
+        return P.Asinh.apply(self)
+
+    def acosh(self) -> Tensor:
+        return P.Acosh.apply(self)
+
+    def atanh(self) -> Tensor:
+        return P.Atanh.apply(self)
+
+    arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
+    arcsinh, arccosh, arctanh = asinh, acosh, atanh
+
+    def floor(self) -> Tensor:
+        return P.Floor.apply(self)
+
+    def ceil(self) -> Tensor:
+        return P.Ceil.apply(self)
+
+    def trunc(self) -> Tensor:
+        return P.Trunc.apply(self)
+
+    fix = trunc
+
+    def round(self, *, decimals: int = 0) -> Tensor:
+        if decimals:
+            return P.RoundDecimals.apply(self, decimals)
+        return P.Round.apply(self)
+
+    def frac(self) -> Tensor:
+        return P.Frac.apply(self)
+
+    def floor_(self) -> Tensor:
+        return self._inplace(P.Floor)
+
+    def ceil_(self) -> Tensor:
+        return self._inplace(P.Ceil)
+
+    def trunc_(self) -> Tensor:
+        return self._inplace(P.Trunc)
+
+    def round_(self) -> Tensor:
+        return self._inplace(P.Round)
+
+    def frac_(self) -> Tensor:
+        return self._inplace(P.Frac)
+
+    def nan_to_num(
+        self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+    ) -> Tensor:
+        return P.NanToNum.apply(self, nan, posinf, neginf)
+
+    # predicates: boolean results, no gradient
+    def _predicate(self, fn: Callable) -> Tensor:
+        return Tensor._make(np.asarray(fn(self._data)), False)
+
+    def isnan(self) -> Tensor:
+        return self._predicate(np.isnan)
+
+    def isinf(self) -> Tensor:
+        return self._predicate(np.isinf)
+
+    def isfinite(self) -> Tensor:
+        return self._predicate(np.isfinite)
+
+    def isposinf(self) -> Tensor:
+        return self._predicate(np.isposinf)
+
+    def isneginf(self) -> Tensor:
+        return self._predicate(np.isneginf)
+
+    def logical_not(self) -> Tensor:
+        return self._predicate(np.logical_not)
+
+    def logical_and(self, other: Tensor) -> Tensor:
+        return self._compare(other, np.logical_and)
+
+    def logical_or(self, other: Tensor) -> Tensor:
+        return self._compare(other, np.logical_or)
+
+    def logical_xor(self, other: Tensor) -> Tensor:
+        return self._compare(other, np.logical_xor)
+
     # --------------------------------------------- more elementwise functions
     def rsqrt(self) -> Tensor:
         return P.Rsqrt.apply(self)

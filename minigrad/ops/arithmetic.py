@@ -97,6 +97,36 @@ class Mul(BinaryOp):
         return (g * b if need_a else None), (g * a if need_b else None)
 
 
+class AddScalar(Op):
+    """d(a + s) = g   (a Python number, as PyTorch's formulas add internally)"""
+
+    node_name = "AddBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, s: Any) -> Any:
+        out = a._data + s
+        return out if out.dtype == a._data.dtype else float_out(out, a, s)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return g, None
+
+
+class SubScalar(Op):
+    """d(a - s) = g   (a Python number, as PyTorch's formulas subtract it)"""
+
+    node_name = "SubBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, s: Any) -> Any:
+        out = a._data - s
+        return out if out.dtype == a._data.dtype else float_out(out, a, s)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return g, None
+
+
 class MulScalar(Op):
     """d(a * s) = g * s   (a Python number, as PyTorch's formulas use internally)"""
 
@@ -161,13 +191,14 @@ class PowScalar(Op):
         (a,) = ctx.saved_tensors
         e = ctx.exponent
         if e == 0:
-            return g * 0, None
+            return f.zeros_like(a), None
         e = float(e)  # PyTorch computes the derivative with a double exponent
         return g * f.scale(a ** (e - 1), e), None
 
 
 class PowTensor(BinaryOp):
-    """d(a ** b) = (g * b * a ** (b - 1), g * result * log(a))"""
+    """d(a ** b) = (g * b * a ** (b - 1), g * result * log(a)), with 0 where
+    b == 0 (for a) and where a == 0 and b >= 0 (for b), as PyTorch's formulas"""
 
     node_name, saved = "PowBackward1", ("self", "exponent", "result")
 
@@ -181,8 +212,13 @@ class PowTensor(BinaryOp):
     def backward(ctx: Any, g: Any) -> tuple:
         a, b, result = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        ga = g * (b * a ** (b - 1)) if need_a else None
-        gb = g * (result * f.log(a)) if need_b else None
+        x, e = f.data(a), f.data(b)
+        zero = f.constant(np.zeros((), f.data(g).dtype), g)
+        ga = gb = None
+        if need_a:
+            ga = f.where(e == 0, zero, g * (b * a ** f.sub_scalar(b, 1)))
+        if need_b:
+            gb = g * f.where((x == 0) & (e >= 0), zero, result * f.log(a))
         return ga, gb
 
 
@@ -201,5 +237,11 @@ class RpowScalar(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
-        _, result = ctx.saved_tensors
-        return g * (result * float(np.log(ctx.self))), None
+        exponent, result = ctx.saved_tensors
+        with np.errstate(divide="ignore"):
+            log_base = float(np.log(ctx.self))
+        scaled = f.scale(result, log_base)
+        if ctx.self == 0:  # 0 ** b: no gradient where b >= 0, as in PyTorch
+            zero = f.constant(np.zeros((), f.data(g).dtype), g)
+            scaled = f.where(f.data(exponent) >= 0, zero, scaled)
+        return g * scaled, None

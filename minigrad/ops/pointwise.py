@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _formula as f
 from .._dtype import default_float
-from ._common import Op
+from ._common import BinaryOp, Op, float_out
 
 
 def _float(x: np.ndarray) -> np.ndarray:
@@ -288,7 +288,7 @@ class Cos(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         (a,) = ctx.saved_tensors
-        return -g * f.sin(a)
+        return g * -f.sin(a)
 
 
 class Sign(Op):
@@ -322,7 +322,7 @@ class Sgn(Op):
 
 
 class Rsqrt(Op):
-    """d a^(-1/2) = -g * result³ / 2"""
+    """d a^(-1/2) = -0.5 * g * result³"""
 
     node_name, saved = "RsqrtBackward0", ("result",)
 
@@ -336,7 +336,7 @@ class Rsqrt(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return g * (y * y * y) * -0.5
+        return f.scale(g, -0.5) * y**3
 
 
 class Log1p(Op):
@@ -353,7 +353,7 @@ class Log1p(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         (a,) = ctx.saved_tensors
-        return g / (a + 1)
+        return g / f.add_scalar(a, 1)
 
 
 class Log2(Op):
@@ -370,7 +370,7 @@ class Log2(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         (a,) = ctx.saved_tensors
-        return g / (a * 0.6931471805599453)
+        return g / f.scale(a, 0.6931471805599453)
 
 
 class Log10(Op):
@@ -387,7 +387,7 @@ class Log10(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         (a,) = ctx.saved_tensors
-        return g / (a * 2.3025850929940456)
+        return g / f.scale(a, 2.3025850929940456)
 
 
 class Exp2(Op):
@@ -404,7 +404,7 @@ class Exp2(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return g * y * 0.6931471805599453
+        return f.scale(g * y, 0.6931471805599453)
 
 
 class Expm1(Op):
@@ -421,7 +421,7 @@ class Expm1(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return g * (y + 1)
+        return g * f.add_scalar(y, 1)
 
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
@@ -445,7 +445,7 @@ class Erf(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         (a,) = ctx.saved_tensors
-        return g * f.exp(-(a * a)) * 1.1283791670955126
+        return f.scale(f.exp(-(a**2)), 1.1283791670955126) * g  # 2/sqrt(pi) first
 
 
 class LeakyRelu(Op):
@@ -617,3 +617,247 @@ class SoftplusBackward(Op):
             d_x = gg * g * curve
         d_g = softplus_backward(gg, x, beta, threshold) if need_g else None
         return d_g, d_x, None, None
+
+
+# ------------------------------------------------ more trigonometric functions
+class Tan(Op):
+    """d tan(a) = g * (1 + result²)"""
+
+    node_name, saved = "TanBackward0", ("result",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        out = np.tan(_float(a._data))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (y,) = ctx.saved_tensors
+        return g * f.add_scalar(y**2, 1)
+
+
+class Asin(Op):
+    """d asin(a) = g / sqrt(1 - a²)"""
+
+    node_name, saved = "AsinBackward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        ctx.save_for_backward(a)
+        return np.arcsin(_float(a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        return g * f.rsqrt(f.add_scalar(-a * a, 1))
+
+
+class Acos(Op):
+    """d acos(a) = -g / sqrt(1 - a²)"""
+
+    node_name, saved = "AcosBackward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        ctx.save_for_backward(a)
+        return np.arccos(_float(a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        return g * -f.rsqrt(f.add_scalar(-a * a, 1))
+
+
+class Atan(Op):
+    """d atan(a) = g / (a² + 1)"""
+
+    node_name, saved = "AtanBackward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        ctx.save_for_backward(a)
+        return np.arctan(_float(a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        return g / f.add_scalar(a * a, 1)
+
+
+class Atan2(BinaryOp):
+    """d atan2(a, b) = (g * b, -g * a) / (a² + b²)"""
+
+    node_name, saved = "Atan2Backward0", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a, b)
+        return float_out(np.arctan2(a._data, b._data), a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        recip = f.reciprocal(a * a + b * b)
+        recip = f.masked_fill(recip, f.data(recip) == np.inf, 0)  # atan2(0, 0)
+        return (g * b * recip if need_a else None), (g * -a * recip if need_b else None)
+
+
+class Sinh(Op):
+    """d sinh(a) = g * cosh(a)"""
+
+    node_name, saved = "SinhBackward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        ctx.save_for_backward(a)
+        return np.sinh(_float(a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        return g * f.cosh(a)
+
+
+class Cosh(Op):
+    """d cosh(a) = g * sinh(a)"""
+
+    node_name, saved = "CoshBackward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        ctx.save_for_backward(a)
+        return np.cosh(_float(a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        return g * f.sinh(a)
+
+
+class Asinh(Op):
+    """d asinh(a) = g / sqrt(a² + 1)"""
+
+    node_name, saved = "AsinhBackward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        ctx.save_for_backward(a)
+        return np.arcsinh(_float(a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        return g * f.rsqrt(f.add_scalar(a**2, 1))
+
+
+class Acosh(Op):
+    """d acosh(a) = g / sqrt(a * a - 1)"""
+
+    node_name, saved = "AcoshBackward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        ctx.save_for_backward(a)
+        return np.arccosh(_float(a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        return g * f.rsqrt(f.sub_scalar(a * a, 1))
+
+
+class Atanh(Op):
+    """d atanh(a) = g / (1 - a²)"""
+
+    node_name, saved = "AtanhBackward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        ctx.save_for_backward(a)
+        return np.arctanh(_float(a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        return f.scale(g, 1) / f.number_minus(1, a**2)
+
+
+# ------------------------------------------------------------------ rounding
+class _Rounding(Op):
+    """A step function: its gradient is zero wherever it is defined. Integer
+    tensors come back unchanged (copied), in their dtype."""
+
+    _abstract = True
+    np_fn: Any
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, *decimals: int) -> Any:
+        x = a._data
+        if x.dtype.kind != "f":
+            return x.copy()
+        return ctx._forward_cls.np_fn(x, *decimals)  # the op's numpy function
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        return f.zeros_like(g)
+
+
+class Floor(_Rounding):
+    node_name, np_fn = "FloorBackward0", staticmethod(np.floor)
+
+
+class Ceil(_Rounding):
+    node_name, np_fn = "CeilBackward0", staticmethod(np.ceil)
+
+
+class Trunc(_Rounding):
+    node_name, np_fn = "TruncBackward0", staticmethod(np.trunc)
+
+
+class Round(_Rounding):
+    """Half to even, as PyTorch (and numpy) round."""
+
+    node_name, np_fn = "RoundBackward0", staticmethod(np.round)
+
+
+class RoundDecimals(_Rounding):
+    node_name, np_fn = "RoundBackward1", staticmethod(np.round)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.zeros_like(g), None
+
+
+class Frac(Op):
+    """d (a - trunc(a)) = g"""
+
+    node_name = "FracBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        x = a._data
+        return x - np.trunc(x)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        return g
+
+
+class NanToNum(Op):
+    """d nan_to_num(a) = g where a is finite, else 0"""
+
+    node_name, saved = "NanToNumBackward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, nan: Any, posinf: Any, neginf: Any) -> Any:
+        ctx.save_for_backward(a)
+        x = a._data
+        return np.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (a,) = ctx.saved_tensors
+        finite = f.constant(np.isfinite(f.data(a)), g)
+        return g * finite, None, None, None

@@ -505,11 +505,12 @@ class Prod(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
         a, result = ctx.saved_tensors
-        shape = tuple(f.data(a).shape)
-        if not shape:
+        x = f.data(a)
+        if not x.shape:
             return g
-        flat = f.reshape(a, (-1,))
-        return f.reshape(_prod_grad(g, flat, result, 0), shape)
+        if (x == 0).any():  # along the flattened input, viewed back (as PyTorch)
+            return f.reshape(_prod_grad(g, f.reshape(a, (-1,)), result, 0), x.shape)
+        return _prod_grad(g, a, result, 0)
 
 
 class ProdDim(Op):

@@ -136,21 +136,17 @@ def masked_fill(a: Any, mask: Any, value: Any) -> Any:
 
 
 # ------------------------------------------------------------- maximum, minimum
-def _share(x: np.ndarray, y: np.ndarray, loses: np.ndarray, dtype: Any) -> Any:
-    """How much of the gradient an input gets: 1 where it was chosen, 1/2 on a
-    tie, 0 where the other one was (PyTorch: ``where(x == y, g / 2, g)`` then
-    zeroed where it lost; NaNs pass the whole gradient to both)."""
-    return (1 - loses - 0.5 * (x == y)).astype(dtype)
-
-
 def _choice_grads(ctx: Any, g: Any, a_loses: Any, b_loses: Any) -> tuple:
-    """maximum/minimum: each input gets ``g`` where it was chosen, half on ties."""
+    """maximum/minimum: each input gets ``g`` where it was chosen, ``g / 2`` on
+    ties (PyTorch: ``where(a == b, g / 2, g).masked_fill_(loses, 0)``)."""
     a, b = ctx.saved_tensors
     x, y = f.data(a), f.data(b)
     need_a, need_b = ctx.needs_input_grad
-    dt = f.data(g).dtype
-    ga = g * f.constant(_share(x, y, a_loses(x, y), dt), g) if need_a else None
-    gb = g * f.constant(_share(x, y, b_loses(x, y), dt), g) if need_b else None
+    ga = gb = None
+    if need_a:
+        ga = f.masked_fill(f.where(x == y, f.div_scalar(g, 2), g), a_loses(x, y), 0)
+    if need_b:
+        gb = f.masked_fill(f.where(x == y, f.div_scalar(g, 2), g), b_loses(x, y), 0)
     return ga, gb
 
 

@@ -34,6 +34,9 @@ from minigrad.ops import pointwise as P
 FAST = settings(max_examples=10, deadline=None)
 ANY, POS, NONZERO = floats(-2, 2), floats(0.2, 2), away_from_zero()
 ABOVE_M1 = floats(-0.8, 2)
+UNIT, ABOVE_1 = floats(-0.9, 0.9), floats(1.2, 3)
+# away from the steps of floor/ceil/round/trunc (integers and halves)
+OFF_STEPS = st.builds(lambda k, u: k + u, st.integers(-3, 3), st.floats(0.1, 0.4))
 
 
 def act(T: Any, name: str, x: Any, *args: Any, **kwargs: Any) -> Any:
@@ -73,10 +76,31 @@ UNARY: dict[str, tuple[Any, Any]] = {
     "where_scalar_first": (lambda T, a: T.where(a > 0, 1.5, a), NONZERO),
     "where_method": (lambda T, a: a.where(a < 0, 2), NONZERO),
     "square": (lambda T, a: a.square(), ANY),
+    "tan": (lambda T, a: a.tan(), UNIT),
+    "asin": (lambda T, a: a.asin(), UNIT),
+    "arcsin": (lambda T, a: T.arcsin(a), UNIT),
+    "acos": (lambda T, a: T.acos(a), UNIT),
+    "atan": (lambda T, a: a.arctan(), ANY),
+    "sinh": (lambda T, a: a.sinh(), ANY),
+    "cosh": (lambda T, a: T.cosh(a), ANY),
+    "asinh": (lambda T, a: a.asinh(), ANY),
+    "acosh": (lambda T, a: a.acosh(), ABOVE_1),
+    "atanh": (lambda T, a: T.atanh(a), UNIT),
+    "floor": (lambda T, a: a.floor(), OFF_STEPS),
+    "ceil": (lambda T, a: T.ceil(a), OFF_STEPS),
+    "round": (lambda T, a: a.round(), OFF_STEPS),
+    "round_decimals": (lambda T, a: T.round(a * 10, decimals=-1), OFF_STEPS),
+    "trunc": (lambda T, a: a.trunc(), OFF_STEPS),
+    "fix": (lambda T, a: T.fix(a), OFF_STEPS),
+    "frac": (lambda T, a: a.frac() * a, OFF_STEPS),
+    "nan_to_num": (lambda T, a: (a.log() * 2).nan_to_num(), NONZERO),
+    "nan_to_num_args": (lambda T, a: T.nan_to_num(a.log(), 1.5, 9.0, -9.0), NONZERO),
 }
 # two inputs that broadcast: (expression, domains)
 BINARY: dict[str, tuple[Any, tuple]] = {
     "maximum": (lambda T, a, b: T.maximum(a, b), (ANY, ANY)),
+    "atan2": (lambda T, a, b: T.atan2(a, b), (NONZERO, NONZERO)),
+    "arctan2": (lambda T, a, b: a.arctan2(b), (NONZERO, NONZERO)),
     "minimum": (lambda T, a, b: a.minimum(b), (ANY, ANY)),
     "max_ab": (lambda T, a, b: T.max(a, b), (ANY, ANY)),
     "min_ab": (lambda T, a, b: a.min(b), (ANY, ANY)),
@@ -128,6 +152,12 @@ def _draw(shape: tuple, dom: Any, rng: np.random.Generator) -> np.ndarray:
     x = rng.uniform(0.2, 2.0, shape)
     if dom is POS:
         return x
+    if dom is UNIT:
+        return x / 2.2 * np.where(rng.random(shape) < 0.5, -1.0, 1.0)
+    if dom is ABOVE_1:
+        return x + 1
+    if dom is OFF_STEPS:
+        return np.floor(x * 3) - 3 + rng.uniform(0.1, 0.4, shape)
     if dom is ABOVE_M1:
         return x - 0.9
     return x * np.where(rng.random(shape) < 0.5, -1.0, 1.0)
@@ -429,6 +459,17 @@ def check_one_input_op(fn: Any, shape: tuple) -> None:
 
 def test_gather_0d() -> None:
     differential(lambda T, a: a.gather(0, T.tensor(0)), [np.array(1.5)])
+
+
+def test_pow_gradients_at_zero_like_pytorch() -> None:
+    """0 ** b and a ** 0: PyTorch's formulas give 0 there (not 0 * inf = nan),
+    for tensor exponents, for a scalar base of 0, and for the exponent 0."""
+    a = np.array([0.0, 0.0, 2.0, 0.0])
+    b = np.array([0.0, 2.0, 0.0, -1.0])
+    differential(lambda T, x, y: x**y, [a, b])
+    differential(lambda T, y: 0.0**y, [b])
+    differential(lambda T, x: x**0, [a])
+    second_order(lambda T, x, y: (x + 1) ** y, [a, b])
 
 
 # ------------------------------------------------------------ scatter, flip
