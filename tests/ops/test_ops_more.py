@@ -461,6 +461,28 @@ def test_gather_0d() -> None:
     differential(lambda T, a: a.gather(0, T.tensor(0)), [np.array(1.5)])
 
 
+def test_predicates_and_logical_ops() -> None:
+    """Boolean results without history, as PyTorch's (values and dtypes)."""
+    x = np.array([0.0, np.nan, np.inf, -np.inf, -1.5, 2.0])
+    y = np.array([1.0, 0.0, 0.0, 2.0, np.nan, 0.0])
+    for fn in (
+        lambda T, a, b: a.isnan(),
+        lambda T, a, b: T.isinf(a),
+        lambda T, a, b: a.isfinite(),
+        lambda T, a, b: a.isposinf(),
+        lambda T, a, b: T.isneginf(a),
+        lambda T, a, b: a.logical_not(),
+        lambda T, a, b: a.logical_and(b),
+        lambda T, a, b: T.logical_or(a, b),
+        lambda T, a, b: a.logical_xor(b),
+        lambda T, a, b: a.nan_to_num(),
+        lambda T, a, b: T.nan_to_num(a, nan=1.0, posinf=2.0),
+        lambda T, a, b: a.floor().long(),
+        lambda T, a, b: a.long().round(),
+    ):
+        differential(fn, [x, y], requires_grad=(False, False))
+
+
 def test_pow_gradients_at_zero_like_pytorch() -> None:
     """0 ** b and a ** 0: PyTorch's formulas give 0 there (not 0 * inf = nan),
     for tensor exponents, for a scalar base of 0, and for the exponent 0."""
@@ -793,6 +815,11 @@ def test_repeat_gradcheck(data: Any, shape: tuple) -> None:
 
 # --------------------------------------------------------- in-place forms
 INPLACE = {
+    "floor_": (lambda T, a: (a * 3).floor_() * a, (2, 3)),
+    "ceil_": (lambda T, a: (a * 3).ceil_() + a, (2, 3)),
+    "round_": (lambda T, a: (a * 3).round_() * a, (2, 3)),
+    "trunc_": (lambda T, a: (a * 3).trunc_() * a, (2, 3)),
+    "frac_": (lambda T, a: (a * 3).frac_(), (2, 3)),
     "scatter_": (
         lambda T, a: (a * 1).scatter_(1, T.tensor([[2], [0]]), a[:, :1]),
         (2, 3),
