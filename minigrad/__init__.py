@@ -95,7 +95,8 @@ for _name in (
     "moveaxis swapaxes swapdims split chunk unbind flip scatter scatter_add "
     "tan asin arcsin acos arccos atan arctan atan2 arctan2 sinh cosh asinh arcsinh "
     "acosh arccosh atanh arctanh floor ceil round trunc fix frac nan_to_num isnan "
-    "isinf isfinite isposinf isneginf logical_not logical_and logical_or logical_xor"
+    "isinf isfinite isposinf isneginf logical_not logical_and logical_or logical_xor "
+    "sort argsort msort topk kthvalue median"
 ).split():
     globals()[_name] = _method(_name)
 del _name

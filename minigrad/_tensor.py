@@ -28,6 +28,7 @@ from .ops import pointwise as P
 from .ops import reduction as R
 from .ops import selection as C
 from .ops import shape as S
+from .ops import sorting as O
 from .ops._common import broadcast_shape
 from .utils.hooks import RemovableHandle
 
@@ -712,6 +713,36 @@ class Tensor:
 
     def matmul(self, other: Tensor) -> Tensor:
         return matmul(self, other)
+
+    # ------------------------------------------------------------- ordering
+    def sort(
+        self, dim: int = -1, descending: bool = False, *, stable: bool | None = None
+    ) -> Any:
+        cls = O.Sort if stable is None else O.SortStable
+        return O.SortResult(*cls.apply(self, dim, descending))
+
+    def argsort(
+        self, dim: int = -1, descending: bool = False, *, stable: bool = False
+    ) -> Tensor:
+        return self.sort(dim, descending, stable=stable).indices
+
+    def msort(self) -> Tensor:
+        return self.sort(0).values
+
+    def topk(
+        self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
+    ) -> Any:
+        """The k largest (or smallest) values along dim, in order."""
+        return O.TopkResult(*O.Topk.apply(self, k, dim, largest))
+
+    def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+        return O.KthvalueResult(*O.Kthvalue.apply(self, k, dim, keepdim))
+
+    def median(self, dim: int | None = None, keepdim: bool = False) -> Any:
+        """The lower median (of all elements, or along dim with its indices)."""
+        if dim is None:
+            return O.MedianAll.apply(self)
+        return O.MedianResult(*O.MedianDim.apply(self, dim, keepdim))
 
     # ----------------------------------- trigonometric, hyperbolic, rounding
     def tan(self) -> Tensor:
@@ -1542,7 +1573,7 @@ def _snapshot_saved_self(node: Node, t: Tensor) -> None:
     keep the old values instead (PyTorch saves ``original_self``)."""
     from .function import SavedTensor
 
-    saved = node._saved
+    saved = node._held
     names = node._slot_names or ("self",)
     # only the ``self`` slot holds the old value; another slot that saved the
     # same tensor (``t.mul_(t)``'s ``other``) sees the write and will fail its
@@ -1555,7 +1586,7 @@ def _snapshot_saved_self(node: Node, t: Tensor) -> None:
         # the copy keeps t's history so create_graph can differentiate through it
         old = Tensor._make(t._data.copy(), t._requires_grad)
         old._grad_fn, old._output_nr = t.grad_fn, t._output_nr
-        node._saved = tuple(
+        node._held = tuple(
             SavedTensor(old, False) if self_slot else s
             for self_slot, s in zip(is_self, saved)
         ) + tuple(saved[len(is_self) :])
@@ -1563,7 +1594,7 @@ def _snapshot_saved_self(node: Node, t: Tensor) -> None:
 
 def _rebind_saved_result(node: Node, t: Tensor) -> None:
     """A saved result of an in-place op is the tensor itself after the write."""
-    for s in node._saved or ():
+    for s in node._held or ():
         if s is not None and s.tensor is None:
             s.data, s.vc, s.version = t._data, t._vc, t._vc.value
 

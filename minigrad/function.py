@@ -62,7 +62,7 @@ class Node:
     # its callers' edges are checked against it (as PyTorch's input_metadata)
     _output_meta: tuple = ()
     # Class-level defaults, overridden per node only when used, keep nodes cheap.
-    _saved: tuple | None = None  # SavedTensors; None once released
+    _held: tuple | None = None  # SavedTensors; None once released
     _released = False
     _hooked = False  # any hook registered: the engine then looks for them
     _pre_hooks = _post_hooks = _tensor_pre_hooks = _retains_grad = None
@@ -191,7 +191,7 @@ class BackwardCFunction(Node):
     # ---- saved tensors
     @property
     def saved_tensors(self) -> tuple:
-        saved = self._saved
+        saved = self._held
         if saved is None:
             if self._released:
                 raise RuntimeError(ERR_BACKWARD_TWICE)
@@ -230,14 +230,14 @@ class BackwardCFunction(Node):
         return self.saved_tensors
 
     def saved_names(self) -> list[str]:
-        saved = self._saved or ()
+        saved = self._held or ()
         names = self._slot_names or [f"saved_tensors[{i}]" for i in range(len(saved))]
         return [n for n, s in zip(names, saved) if s is not None]
 
     def release_variables(self) -> None:
-        saved = self._saved
+        saved = self._held
         if saved is not None:
-            self._saved = None
+            self._held = None
             # slots that never held a tensor still read as None afterwards
             self._released = True if None not in saved else [s is None for s in saved]
 
@@ -314,7 +314,7 @@ def _first_stale(owner: Node, stale: SavedTensor) -> SavedTensor:
     """The stale saved tensor PyTorch reports when several are: its nodes unpack
     their saved variables in the order of their names (``other`` before
     ``self``, ``mat2`` before ``self``)."""
-    saved = owner._saved or ()
+    saved = owner._held or ()
     names = getattr(owner, "_slot_names", ()) or ()
     if len(names) != len(saved):
         return stale
@@ -367,7 +367,7 @@ class FunctionMeta(type):
 
 def _saved_tensor_property(i: int) -> property:
     def get(node: BackwardCFunction) -> Any:
-        saved = node._saved
+        saved = node._held
         if saved is None:
             released = node._released
             if released is not True and released and released[i]:
@@ -381,7 +381,7 @@ def _saved_tensor_property(i: int) -> property:
 
 def _raw_saved_property(i: int) -> property:
     def get(node: BackwardCFunction) -> Any:
-        saved = node._saved
+        saved = node._held
         if saved is None:
             raise RuntimeError(ERR_BACKWARD_TWICE)
         return saved[i]
@@ -496,7 +496,7 @@ class Function(metaclass=FunctionMeta):
         to_save = ctx.to_save
         if to_save is not None:
             ctx.to_save = None
-            ctx._saved = _save_all(ctx, to_save, (raw,), (out,))
+            ctx._held = _save_all(ctx, to_save, (raw,), (out,))
         return out
 
 
@@ -544,7 +544,7 @@ def _wire(ctx: BackwardCFunction, args: tuple, raw: Any, record: bool) -> Any:
     to_save = ctx.to_save
     if to_save is not None:
         if record:
-            ctx._saved = _save_all(ctx, to_save, outs, results)
+            ctx._held = _save_all(ctx, to_save, outs, results)
         ctx.to_save = None
     if single:
         return results[0]

@@ -142,7 +142,7 @@ def test_saved_tensors_are_freed_by_backward_unless_retained() -> None:
     with pytest.raises(RuntimeError, match="backward through the graph a second"):
         node._saved_result  # noqa: B018
     # the freed data is really gone: nothing else holds the result's array
-    assert node._saved is None
+    assert node._held is None
 
 
 def test_dropping_the_output_frees_the_graph_without_the_cycle_collector() -> None:
@@ -200,3 +200,13 @@ def test_gradcheck_accepts_a_right_backward_and_rejects_a_wrong_one() -> None:
     with pytest.raises(minigrad.autograd.GradcheckError, match="Jacobian mismatch"):
         minigrad.autograd.gradcheck(WrongCube.apply, (x,))
     assert type(Cube.apply(x).grad_fn).__name__ == "CubeBackward"
+
+
+def test_node_attributes_named_saved_are_pytorchs() -> None:
+    """``[a for a in dir(fn) if a.startswith("_saved")]`` (a lesson idiom) lists
+    exactly what PyTorch's node has."""
+    for lib in (minigrad, torch):
+        x = lib.ones(2, requires_grad=True)
+        fn = (x * x).sum().grad_fn.next_functions[0][0]
+        names = [a for a in dir(fn) if a.startswith("_saved")]
+        assert names == ["_saved_other", "_saved_self"], lib.__name__

@@ -305,14 +305,24 @@ class MaxDim(Op):
     @staticmethod
     def backward(ctx: Any, g: Any, _: Any) -> tuple:
         (indices,) = ctx.saved_tensors
-        shape, dim = ctx.self_sym_sizes, ctx.dim_arg
-        # PyTorch: zeros(shape).scatter(dim, indices, grad), with the dim put back
-        # into grad and indices first (dim as the user gave it)
-        if not ctx.keepdim and shape:
-            g, indices = f.unsqueeze(g, dim), f.unsqueeze(indices, dim)
-        idx = f.data(indices)
-        key = along_key(idx.reshape(idx.shape or (1,)), ctx.d)
-        return f.scatter_zeros(g, shape, dim, indices, key), None, None
+        grad = value_selecting_backward(
+            g, ctx.dim_arg, ctx.d, indices, ctx.self_sym_sizes, ctx.keepdim
+        )
+        return grad, None, None
+
+
+def value_selecting_backward(
+    g: Any, dim: int, d: int, indices: Any, sizes: tuple, keepdim: bool
+) -> Any:
+    """The gradient of an op that picks values at ``indices`` along ``dim`` (max,
+    sort, topk, ...), as PyTorch's value_selecting_reduction_backward:
+    ``zeros(sizes).scatter(dim, indices, g)``, with the reduced dim put back into
+    g and indices first (``dim`` as the user gave it, ``d`` normalized)."""
+    if not keepdim and sizes:
+        g, indices = f.unsqueeze(g, dim), f.unsqueeze(indices, dim)
+    idx = f.data(indices)
+    key = along_key(idx.reshape(idx.shape or (1,)), d)
+    return f.scatter_zeros(g, sizes, dim, indices, key)
 
 
 class MinDim(MaxDim):

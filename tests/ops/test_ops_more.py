@@ -461,6 +461,34 @@ def test_gather_0d() -> None:
     differential(lambda T, a: a.gather(0, T.tensor(0)), [np.array(1.5)])
 
 
+ORDERING = {
+    "sort": lambda T, a: a.sort().values,
+    "sort_dim0_desc": lambda T, a: T.sort(a, 0, descending=True)[0],
+    "sort_stable": lambda T, a: a.sort(dim=-1, stable=True).values,
+    "msort": lambda T, a: a.msort(),
+    "topk": lambda T, a: a.topk(2).values,
+    "topk_smallest": lambda T, a: T.topk(a, 1, 0, largest=False).values,
+    "kthvalue": lambda T, a: a.kthvalue(2).values,
+    "kthvalue_keepdim": lambda T, a: T.kthvalue(a, 1, 0, keepdim=True).values,
+    "median": lambda T, a: a.median(),
+    "median_dim": lambda T, a: T.median(a, 1).values,
+    "median_0d": lambda T, a: a.sum().median(0).values,
+}
+
+
+@pytest.mark.parametrize("name", sorted(ORDERING))
+@FAST
+@given(perm=st.permutations([-1.7, -0.9, -0.2, 0.4, 1.1, 1.8]))
+def test_ordering_ops(name: str, perm: list) -> None:
+    """Values, indices and nodes as PyTorch's; the gradient goes back where each
+    value came from (values well apart: ties are PyTorch's implementation's
+    choice, and gradcheck's steps must not reorder them)."""
+    fn, a = ORDERING[name], np.array(perm).reshape(2, 3)
+    check_gradcheck(fn, a)
+    differential(fn, [a])
+    second_order(lambda T, x: fn(T, x) ** 2, [a])
+
+
 def test_predicates_and_logical_ops() -> None:
     """Boolean results without history, as PyTorch's (values and dtypes)."""
     x = np.array([0.0, np.nan, np.inf, -np.inf, -1.5, 2.0])
