@@ -96,7 +96,8 @@ for _name in (
     "tan asin arcsin acos arccos atan arctan atan2 arctan2 sinh cosh asinh arcsinh "
     "acosh arccosh atanh arctanh floor ceil round trunc fix frac nan_to_num isnan "
     "isinf isfinite isposinf isneginf logical_not logical_and logical_or logical_xor "
-    "sort argsort msort topk kthvalue median"
+    "sort argsort msort topk kthvalue median index_select index_add tril triu roll "
+    "tile"
 ).split():
     globals()[_name] = _method(_name)
 del _name

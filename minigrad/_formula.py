@@ -238,6 +238,37 @@ def scatter_zeros(g: Any, shape: tuple, dim: int, index: Any, key: tuple) -> Any
     return zeros(shape, g).scatter(dim, index, g)
 
 
+def index_select(g: Any, dim: int, d: int, index: Any) -> Any:
+    """``g.index_select(dim, index)`` (``d``: dim normalized)."""
+    if isinstance(g, ndarray):
+        return np.take(g, data(index), axis=d) if g.ndim else g
+    return g.index_select(dim, index)
+
+
+def index_add_zeros(g: Any, shape: tuple, dim: int, d: int, index: Any) -> Any:
+    """``zeros(shape).index_add_(dim, index, g)`` (index_select's backward)."""
+    if isinstance(g, ndarray):
+        out = np.zeros(shape, g.dtype)
+        flat = out.reshape(shape or (1,))  # a view: 0-d as 1-d
+        key = (slice(None),) * d + (data(index).reshape(-1),)
+        np.add.at(flat, key, g.reshape(flat[key].shape))
+        return out
+    return zeros(shape, g).index_add(dim, index, g)
+
+
+def triangle(g: Any, np_fn: Any, diagonal: int) -> Any:
+    """``g.tril(diagonal)`` or ``g.triu(diagonal)`` (``np_fn`` says which)."""
+    if isinstance(g, ndarray):
+        return np_fn(g, diagonal)
+    return g.tril(diagonal) if np_fn is np.tril else g.triu(diagonal)
+
+
+def roll(g: Any, shifts: tuple, dims: tuple) -> Any:
+    if isinstance(g, ndarray):
+        return np.roll(g, shifts if dims else shifts[0], dims or None)
+    return g.roll(shifts, dims)
+
+
 def flip(x: Any, dims: tuple) -> Any:
     return np.flip(x, dims) if isinstance(x, ndarray) else x.flip(dims)
 

@@ -714,6 +714,80 @@ class Tensor:
     def matmul(self, other: Tensor) -> Tensor:
         return matmul(self, other)
 
+    # ------------------------------------------- index_select, tril, roll, new_*
+    def index_select(self, dim: int, index: Tensor) -> Tensor:
+        return S.IndexSelect.apply(self, dim, (index,))
+
+    def index_add(
+        self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1
+    ) -> Tensor:
+        """A copy with ``alpha * source`` added at ``index`` along ``dim``."""
+        return S.IndexAdd.apply(self, dim, (index,), source, alpha)
+
+    def index_add_(
+        self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1
+    ) -> Tensor:
+        return self._inplace(S.IndexAdd, dim, (index,), source, alpha)
+
+    def tril(self, diagonal: int = 0) -> Tensor:
+        return S.Tril.apply(self, diagonal)
+
+    def triu(self, diagonal: int = 0) -> Tensor:
+        return S.Triu.apply(self, diagonal)
+
+    def tril_(self, diagonal: int = 0) -> Tensor:
+        return self._inplace(S.Tril, diagonal)
+
+    def triu_(self, diagonal: int = 0) -> Tensor:
+        return self._inplace(S.Triu, diagonal)
+
+    def roll(self, shifts: Any, dims: Any = None) -> Tensor:
+        """Elements shifted along ``dims`` (the flattened tensor when None),
+        wrapping around."""
+        shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+        dims = () if dims is None else (dims,) if isinstance(dims, int) else dims
+        return S.Roll.apply(self, shifts, tuple(dims))
+
+    def tile(self, *dims: Any) -> Tensor:
+        """``repeat`` with missing leading repeats counted as 1."""
+        reps = tuple(_shape_arg(dims))
+        return self.repeat(*((1,) * (self.dim() - len(reps)) + reps))
+
+    def _new(self, data: np.ndarray, dtype: Any, requires_grad: bool) -> Tensor:
+        np_dtype = self._data.dtype if dtype is None else dtype.np
+        return Tensor._make(data.astype(np_dtype), False).requires_grad_(requires_grad)
+
+    def new_zeros(
+        self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
+    ) -> Tensor:
+        """Zeros with this tensor's dtype (unless ``dtype`` says otherwise)."""
+        return self._new(np.zeros(_shape_arg(size)), dtype, requires_grad)
+
+    def new_ones(
+        self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
+    ) -> Tensor:
+        return self._new(np.ones(_shape_arg(size)), dtype, requires_grad)
+
+    def new_empty(
+        self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
+    ) -> Tensor:
+        return self._new(np.zeros(_shape_arg(size)), dtype, requires_grad)
+
+    def new_full(
+        self,
+        size: Any,
+        fill_value: Any,
+        *,
+        dtype: Any = None,
+        requires_grad: bool = False,
+        **_: Any,
+    ) -> Tensor:
+        data = np.full(tuple(_shape_arg((size,))), fill_value)
+        return self._new(data, dtype, requires_grad)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        return self.to(other.dtype)
+
     # ------------------------------------------------------------- ordering
     def sort(
         self, dim: int = -1, descending: bool = False, *, stable: bool | None = None

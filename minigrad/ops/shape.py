@@ -666,6 +666,154 @@ class Flip(Op):
         return f.flip(g, ctx.axes), None
 
 
+class IndexSelect(Op):
+    """d a.index_select(d, index) = zeros like a with g added at index"""
+
+    node_name, saved = "IndexSelectBackward0", ("index",)
+    saved_attrs = ("dim", "self_sym_sizes")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int, consts: tuple) -> Any:
+        (index,) = consts
+        x, idx = a._data, index._data
+        if idx.ndim > 1:
+            raise IndexError("index_select(): Index is supposed to be a vector")
+        if idx.dtype not in (np.int64, np.int32):
+            raise RuntimeError(
+                "index_select(): Expected dtype int32 or int64 for index"
+            )
+        (d,) = normalize_dims(dim, x.ndim)
+        n = x.shape[d] if x.ndim else 1
+        bad = (idx < 0) | (idx >= n)
+        if bad.any():
+            raise RuntimeError(
+                f"INDICES element is out of DATA bounds, id={int(idx[bad][0])} "
+                f"axis_dim={n}"
+            )
+        ctx.dim, ctx.dim_arg, ctx.d, ctx.self_sym_sizes = f.u64(dim), dim, d, x.shape
+        ctx.save_for_backward(index)
+        return np.take(x, idx, axis=d) if x.ndim else x.copy()  # 0-d stays 0-d
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (index,) = ctx.saved_tensors
+        shape = ctx.self_sym_sizes
+        return f.index_add_zeros(g, shape, ctx.dim_arg, ctx.d, index), None, None
+
+
+class IndexAdd(Op):
+    """d a.index_add(d, index, s, alpha) = (g, alpha * g.index_select(d, index))"""
+
+    node_name, saved = "IndexAddBackward0", ("index", "source")
+    saved_attrs = ("alpha", "dim", "source_dim")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int, consts: tuple, src: Any, alpha: Any) -> Any:
+        (index,) = consts
+        x, idx, v = a._data, index._data, src._data
+        (d,) = normalize_dims(dim, x.ndim)
+        if v.dtype != x.dtype:
+            raise RuntimeError(
+                f"index_add_(): self ({_scalar_name(x)}) and source "
+                f"({_scalar_name(v)}) must have the same scalar type"
+            )
+        count = v.shape[d] if v.ndim else 1
+        if idx.size != count:
+            raise RuntimeError(
+                f"index_add_(): Number of indices ({idx.size}) should be equal to "
+                f"source.size(dim): ({count}), for dim: {d}"
+            )
+        n = x.shape[d] if x.ndim else 1
+        bad = (idx < 0) | (idx >= n)
+        if bad.any():
+            raise RuntimeError(
+                f"index {int(idx[bad][0])} is out of bounds for dimension {d} "
+                f"with size {n}"
+            )
+        ctx.dim, ctx.dim_arg, ctx.d = f.u64(dim), dim, d
+        ctx.alpha, ctx.source_dim = alpha, v.ndim
+        ctx.save_for_backward(index, src if ctx.needs_input_grad[3] else None)
+        out = np.array(x, copy=True)
+        flat = out.reshape(x.shape or (1,))  # a view: 0-d as 1-d
+        key = (slice(None),) * d + (idx.reshape(-1),)
+        np.add.at(flat, key, v.reshape(flat[key].shape) * alpha)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        index, src = ctx.saved_tensors
+        gs = None
+        if ctx.needs_input_grad[3]:
+            picked = f.index_select(g, ctx.dim_arg, ctx.d, index)
+            gs = (
+                f.expand(picked, tuple(f.data(src).shape))
+                if ctx.source_dim
+                else (f.reshape(picked, ()))
+            )
+            gs = gs if ctx.alpha == 1 else f.scale(gs, ctx.alpha)
+        return g, None, None, gs, None
+
+
+def _scalar_name(x: np.ndarray) -> str:
+    """``Float``, ``Double``...: PyTorch's name of the dtype in messages."""
+    from .._dtype import from_numpy_dtype
+
+    return from_numpy_dtype(x.dtype)._legacy.replace("Tensor", "")
+
+
+class Tril(Op):
+    """d tril(a, k) = tril(g, k)"""
+
+    node_name, saved_attrs = "TrilBackward0", ("diagonal",)
+    np_fn = staticmethod(np.tril)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, diagonal: int) -> Any:
+        x = a._data
+        name = ctx.name()[:4].lower()
+        if x.ndim < 2:
+            raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+        ctx.diagonal, ctx.k = f.u64(diagonal), diagonal
+        return np.ascontiguousarray(ctx._forward_cls.np_fn(x, diagonal))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return f.triangle(g, ctx._forward_cls.np_fn, ctx.k), None
+
+
+class Triu(Tril):
+    """d triu(a, k) = triu(g, k)"""
+
+    node_name, saved_attrs = "TriuBackward0", ("diagonal",)
+    np_fn = staticmethod(np.triu)
+
+
+class Roll(Op):
+    """d roll(a, shifts, dims) = roll(g, -shifts, dims)"""
+
+    node_name, saved_attrs = "RollBackward0", ("dims", "shifts")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, shifts: tuple, dims: tuple) -> Any:
+        x = a._data
+        if len(shifts) != len(dims) and (dims or len(shifts) != 1):
+            raise RuntimeError(
+                f"shifts and dimensions must align. shifts: {len(shifts)}, "
+                f"dims:{len(dims)}"
+            )
+        ctx.shifts = tuple(f.u64(s) for s in shifts)
+        ctx.dims = tuple(f.u64(d) for d in dims)
+        ctx.shift_args, ctx.dim_args = shifts, dims
+        axes = normalize_dims(dims, x.ndim) if dims else None
+        return np.roll(x, shifts if dims else shifts[0], axes)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        # PyTorch rolls back over the dims in reverse order
+        back = tuple(-s for s in reversed(ctx.shift_args))
+        return f.roll(g, back, tuple(reversed(ctx.dim_args))), None, None
+
+
 # ------------------------------------------------------------------ join, repeat
 class Cat(Op):
     """d cat(tensors, dim) = g cut back into the pieces along dim"""
@@ -752,7 +900,8 @@ def stack(tensors: Any, dim: int = 0) -> Any:
 
 
 class Repeat(Op):
-    """d a.repeat(r) = g folded into (r_i, size_i) blocks and summed over the r_i"""
+    """d a.repeat(r) = g folded into (r_i, size_i) blocks and summed over the r_i
+    (PyTorch's repeat_backward)"""
 
     node_name, saved_attrs = "RepeatBackward0", ("repeats", "self_sym_sizes")
 
@@ -770,12 +919,22 @@ class Repeat(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         reps, shape = ctx.repeats, ctx.self_sym_sizes
-        padded = (1,) * (len(reps) - len(shape)) + tuple(shape)
-        blocks = tuple(n for pair in zip(reps, padded) for n in pair)
-        if not blocks:
-            return g, None
-        summed = f.sum_dims(f.reshape(g, blocks), tuple(range(0, len(blocks), 2)))
-        return f.reshape(summed, shape), None
+        if 0 in reps:
+            return f.zeros(shape, g), None
+        extra = len(reps) - len(shape)
+        for _ in range(extra):  # the dims repeat added in front
+            g = f.sum_dims(g, (0,))
+        # each repeated dim as (repeat, size), then one sum over the repeats
+        sizes: list[int] = []
+        summed: list[int] = []
+        for r, n in zip(reps[extra:], shape):
+            if r != 1:
+                summed.append(len(sizes))
+                sizes.append(r)
+            sizes.append(n)
+        if summed:
+            g = f.sum_dims(f.reshape(g, tuple(sizes)), tuple(summed))
+        return g, None
 
 
 # ------------------------------------------------------- several views at once

@@ -617,6 +617,36 @@ def test_flip(name: str) -> None:
     check_one_input_op(*FLIP[name])
 
 
+MORE_SHAPE_OPS = {
+    "index_select": (lambda T, a: a.index_select(1, T.tensor([2, 0, 2])), (2, 3)),
+    "index_select_0d": (lambda T, a: a.index_select(0, T.tensor([0])), ()),
+    "index_select_fn": (lambda T, a: T.index_select(a, -1, T.tensor([1])), (3,)),
+    "index_add": (
+        lambda T, a: a.index_add(0, T.tensor([2, 0]), a[:2] * 2),
+        (3, 2),
+    ),
+    "index_add_alpha": (
+        lambda T, a: T.index_add(a, 1, T.tensor([0]), a[:, 1:], alpha=-0.5),
+        (2, 2),
+    ),
+    "index_add_": (lambda T, a: (a * 1).index_add_(0, T.tensor([1]), a[:1]), (2, 3)),
+    "tril": (lambda T, a: a.tril(), (3, 3)),
+    "tril_offset": (lambda T, a: T.tril(a, -1), (2, 3, 4)),
+    "triu": (lambda T, a: a.triu(1), (3, 2)),
+    "triu_": (lambda T, a: (a * 1).triu_(), (3, 3)),
+    "roll": (lambda T, a: a.roll(1, 1), (2, 3)),
+    "roll_dims": (lambda T, a: T.roll(a, (1, -2), (0, -1)), (2, 3)),
+    "roll_flat": (lambda T, a: a.roll(-4), (2, 3)),
+    "tile": (lambda T, a: a.tile(2, 1), (2, 3)),
+    "tile_more": (lambda T, a: T.tile(a, (2, 1, 2)), (3,)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MORE_SHAPE_OPS))
+def test_more_shape_ops(name: str) -> None:
+    check_one_input_op(*MORE_SHAPE_OPS[name])
+
+
 @settings(max_examples=25, deadline=None)
 @given(a=arrays(small_shapes.filter(lambda s: len(s) >= 1)), data=st.data())
 def test_flip_and_cumsum_drawn(a: np.ndarray, data: Any) -> None:
@@ -967,6 +997,34 @@ ERRORS: dict[str, tuple[Any, tuple]] = {
         (O((2, 3)), O((2, 1))),
     ),
     "flip_repeated": (lambda T, a: a.flip(1, 1), (O((2, 3)),)),
+    "index_select_matrix_index": (
+        lambda T, a: a.index_select(1, T.tensor([[0]])),
+        (O((2, 3)),),
+    ),
+    "index_select_float_index": (
+        lambda T, a: a.index_select(1, T.tensor([0.0])),
+        (O((2, 3)),),
+    ),
+    "index_select_out_of_range": (
+        lambda T, a: a.index_select(1, T.tensor([3])),
+        (O((2, 3)),),
+    ),
+    "index_add_out_of_range": (
+        lambda T, a, b: a.index_add(0, T.tensor([5]), b),
+        (O((2, 3)), O((1, 3))),
+    ),
+    "index_add_count": (
+        lambda T, a, b: a.index_add(0, T.tensor([0, 1]), b),
+        (O((2, 3)), O((1, 3))),
+    ),
+    "index_add_dtype": (
+        lambda T, a, b: a.index_add(0, T.tensor([0]), b.double()),
+        (O((2, 3)), O((1, 3))),
+    ),
+    "tril_1d": (lambda T, a: a.tril(), (O((3,)),)),
+    "triu_0d": (lambda T, a: a.triu(), (O(()),)),
+    "roll_misaligned": (lambda T, a: a.roll(1, (0, 1)), (O((2, 3)),)),
+    "roll_no_dims": (lambda T, a: a.roll((1, 2)), (O((2, 3)),)),
     "flip_dim_out": (lambda T, a: a.flip(2), (O((2, 3)),)),
     "masked_fill_long_mask": (
         lambda T, a: a.masked_fill(T.tensor([1, 0, 1]), 0.0),
