@@ -19,6 +19,10 @@ def exp(x: Any) -> Any:
     return np.exp(x) if isinstance(x, ndarray) else x.exp()
 
 
+def log1p(x: Any) -> Any:
+    return np.log1p(x) if isinstance(x, ndarray) else x.log1p()
+
+
 def log(x: Any) -> Any:
     return np.log(x) if isinstance(x, ndarray) else x.log()
 
@@ -326,6 +330,16 @@ def sigmoid(x: Any) -> Any:
         with np.errstate(over="ignore"):
             return (1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)
     return x.sigmoid()
+
+
+def softplus(x: Any) -> Any:
+    """``log(1 + exp(x))`` (linear past 20, as PyTorch's default threshold)."""
+    if isinstance(x, ndarray):
+        with np.errstate(over="ignore"):
+            return np.where(x > 20, x, np.log1p(np.exp(x))).astype(x.dtype)
+    from .ops.pointwise import Softplus
+
+    return Softplus.apply(x, 1, 20)
 
 
 def clamp_min(x: Any, lo: float) -> Any:

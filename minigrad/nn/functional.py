@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import creation
 from .._tensor import Tensor, matmul
+from ..ops import activation as AC
 from ..ops import arithmetic as A
 from ..ops import nn as N
 from ..ops import pointwise as P
@@ -45,6 +46,53 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 def softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor:
     # PyTorch's functional defaults are the integers 1 and 20 (they show in _saved_*)
     return P.Softplus.apply(input, beta, threshold)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    if inplace:
+        return input._inplace(AC.EluResult, alpha, 1, 1)
+    return AC.Elu.apply(input, alpha, 1, 1)
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    args = (AC.SELU_ALPHA, AC.SELU_SCALE, 1)
+    if inplace:
+        return input._inplace(AC.EluResult, *args)
+    return AC.Elu.apply(input, *args)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    if inplace:
+        return input._inplace(AC.CeluResult, alpha)
+    return AC.Celu.apply(input, alpha)
+
+
+def hardtanh(
+    input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False
+) -> Tensor:
+    if inplace:
+        return input._inplace(AC.Hardtanh, min_val, max_val)
+    return AC.Hardtanh.apply(input, min_val, max_val)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    return hardtanh(input, 0, 6, inplace)  # (PyTorch saves the ints 0 and 6)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        return input._inplace(AC.Silu)
+    return AC.Silu.apply(input)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        return input._inplace(AC.Mish)
+    return AC.Mish.apply(input)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    return AC.LogSigmoid.apply(input)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -163,21 +211,72 @@ def mse_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """``mean((input - target)²)`` (or its sum, or no reduction)."""
+    input, target = _same_size_check(input, target)
+    red = _reduction(size_average, reduce, reduction)
+    return N.MseLoss.apply(input, target, red)
+
+
+def _same_size_check(input: Tensor, target: Tensor) -> tuple:
+    """PyTorch's warning for a target of another size, then both broadcast."""
     if target.shape != input.shape:
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input "
             f"size ({input.shape}). This will likely lead to incorrect results due "
             "to broadcasting. Please ensure they have the same size.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
-    red = _reduction(size_average, reduce, reduction)
     shape = broadcast_shape(tuple(input.shape), tuple(target.shape))
     if input.shape != shape:
         input = input.expand(shape)
     if target.shape != shape:
         target = target.expand(shape)
-    return N.MseLoss.apply(input, target, red)
+    return input, target
+
+
+def l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``mean(|input - target|)``: ordinary ops, as PyTorch computes it."""
+    red = _reduction(size_average, reduce, reduction)
+    input, target = _same_size_check(input, target)
+    loss = (input - target).abs()
+    return loss.mean() if red == N.MEAN else loss.sum() if red == N.SUM else loss
+
+
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """Quadratic below ``beta``, linear above (an L1 loss when beta is 0)."""
+    if beta == 0.0:
+        return l1_loss(input, target, size_average, reduce, reduction)
+    red = _reduction(size_average, reduce, reduction)
+    input, target = _same_size_check(input, target)
+    return N.SmoothL1Loss.apply(input, target, red, beta)
+
+
+def huber_loss(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Quadratic below ``delta``, linear (with slope delta) above."""
+    if weight is not None:
+        raise NotImplementedError("minigrad's huber_loss takes no weight")
+    red = N.reduction_enum(reduction)
+    input, target = _same_size_check(input, target)
+    return N.HuberLoss.apply(input, target, red, delta)
 
 
 def nll_loss(

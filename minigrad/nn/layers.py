@@ -181,6 +181,75 @@ class ReLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
+class _InplaceActivation(Module):
+    """An activation whose only option is ``inplace`` (SELU, ReLU6, SiLU, Mish)."""
+
+    fn: Any  # the functional form, (input, inplace) -> Tensor
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return type(self).fn(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class SELU(_InplaceActivation):
+    fn = staticmethod(F.selu)
+
+
+class ReLU6(_InplaceActivation):
+    fn = staticmethod(F.relu6)
+
+
+class SiLU(_InplaceActivation):
+    fn = staticmethod(F.silu)
+
+
+class Mish(_InplaceActivation):
+    fn = staticmethod(F.mish)
+
+
+class ELU(Module):
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class CELU(ELU):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.celu(input, self.alpha, self.inplace)
+
+
+class Hardtanh(Module):
+    def __init__(
+        self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False
+    ) -> None:
+        super().__init__()
+        self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self) -> str:
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"min_val={self.min_val}, max_val={self.max_val}{inplace}"
+
+
+class LogSigmoid(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.logsigmoid(input)
+
+
 class LeakyReLU(Module):
     def __init__(self, negative_slope: float = 0.01, inplace: bool = False) -> None:
         super().__init__()

@@ -336,6 +336,114 @@ class MseLossBackward(Op):
         return d_g, (d_x if need_x else None), (-d_x if need_t else None), None
 
 
+class SmoothL1Loss(Op):
+    """d smooth_l1(x, t) = (g * clip(x - t, ±beta) / beta, the negative for t)
+    (over n for the mean); Huber's is the same without the division"""
+
+    node_name, saved = "SmoothL1LossBackward0", ("self", "target")
+    saved_attrs = ("beta", "reduction")
+    param = "beta"  # HuberLoss: delta
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, t: Any, reduction: int, param: float) -> Any:
+        cls = ctx._forward_cls
+        setattr(ctx, cls.param, param)
+        ctx.reduction = reduction
+        ctx.save_for_backward(a, t)
+        d = np.abs(a._data - t._data)
+        quadratic = d < param
+        if cls is SmoothL1Loss:
+            loss = np.where(quadratic, 0.5 * d * d / param, d - 0.5 * param)
+        else:
+            loss = np.where(quadratic, 0.5 * d * d, param * (d - 0.5 * param))
+        return _reduce(loss.astype(a._data.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        x, t = ctx.saved_tensors
+        need_x, need_t = ctx.needs_input_grad[:2]
+        cls, red = ctx._forward_cls, ctx.reduction
+        param = getattr(ctx, cls.param)
+        return (
+            piecewise_loss_backward(cls, g, x, t, red, param) if need_x else None,
+            piecewise_loss_backward(cls, g, t, x, red, param) if need_t else None,
+            None,
+            None,
+        )
+
+
+class HuberLoss(SmoothL1Loss):
+    node_name, saved = "HuberLossBackward0", ("self", "target")
+    saved_attrs, param = ("delta", "reduction"), "delta"
+
+
+def piecewise_loss_backward(
+    cls: type, g: Any, x: Any, t: Any, reduction: int, param: float
+) -> Any:
+    """smooth_l1's (or huber's, ``cls``) gradient for ``x``; on Tensors one node,
+    SmoothL1LossBackwardBackward0 (HuberLossBackwardBackward0)."""
+    if not isinstance(g, f.ndarray):
+        return cls.backward_cls.apply(g, x, t, reduction, param)
+    slope = np.clip(x - t, -param, param)
+    if cls is SmoothL1Loss:
+        slope = slope / param
+    norm = 1.0 / x.size if reduction == MEAN else 1.0
+    return (slope * norm * g).astype(x.dtype, copy=False)
+
+
+class SmoothL1LossBackward(Op):
+    """d smooth_l1_loss_backward(g, x, t) = (the same gradient of gg, summed
+    for a reduced loss; gg g [|x - t| < beta] / beta and its negative)"""
+
+    node_name = "SmoothL1LossBackwardBackward0"
+    saved, saved_attrs = ("grad_output", "self", "target"), ("beta", "reduction")
+    loss: type = SmoothL1Loss
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, x: Any, t: Any, reduction: int, param: float) -> Any:
+        loss = ctx._forward_cls.loss
+        setattr(ctx, loss.param, param)
+        ctx.reduction = reduction
+        ctx.save_for_backward(g, x, t)
+        return piecewise_loss_backward(
+            loss, g._data, x._data, t._data, reduction, param
+        )
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        g, x, t = ctx.saved_tensors
+        need_g, need_x, need_t = ctx.needs_input_grad[:3]
+        loss, red = ctx._forward_cls.loss, ctx.reduction
+        param = getattr(ctx, loss.param)
+        d_g = d_x = None
+        if need_g:
+            if red == NONE:
+                d_g = piecewise_loss_backward(loss, gg, x, t, red, param)
+            else:
+                ones = f.constant(np.ones_like(f.data(g)), gg)
+                d_g = (piecewise_loss_backward(loss, ones, x, t, red, param) * gg).sum()
+        if need_x or need_t:  # the slope's derivative: 1 (1/beta) inside, else 0
+            inside = np.abs(f.data(x) - f.data(t)) < param
+            d_x = gg * g * f.constant(inside.astype(f.data(gg).dtype), gg)
+            if loss is SmoothL1Loss:
+                d_x = f.div_scalar(d_x, param)
+            if red == MEAN:
+                d_x = f.div_scalar(d_x, f.data(x).size)
+        return d_g, (d_x if need_x else None), (-d_x if need_t else None), None, None
+
+
+class HuberLossBackward(SmoothL1LossBackward):
+    node_name = "HuberLossBackwardBackward0"
+    saved, saved_attrs = ("grad_output", "self", "target"), ("delta", "reduction")
+    loss = HuberLoss
+
+
+SmoothL1Loss.backward_cls, HuberLoss.backward_cls = (
+    SmoothL1LossBackward,
+    HuberLossBackward,
+)
+
+
 def _nll_check(x: np.ndarray, t: np.ndarray, w: np.ndarray | None) -> None:
     """PyTorch's argument checks, in its order, with its messages."""
     if x.ndim == 0:

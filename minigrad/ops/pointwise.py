@@ -178,24 +178,26 @@ class _MaskGradBackward(Op):
     none flows to ``x``. Subclasses name the function and its parameter."""
 
     _abstract = True
-    param: str  # the parameter's name, also its _saved_ attribute
-    grad: Any  # the gradient function, (g, x, param) -> g * mask(x)
+    params: tuple[str, ...]  # the parameters' names, also their _saved_ attributes
+    grad: Any  # the gradient function, (g, x, *params) -> g * mask(x)
 
     @staticmethod
-    def forward(ctx: Any, g: Any, x: Any, param: Any) -> Any:
-        setattr(ctx, ctx._forward_cls.param, param)
+    def forward(ctx: Any, g: Any, x: Any, *values: Any) -> Any:
+        for name, value in zip(ctx._forward_cls.params, values):
+            setattr(ctx, name, value)
         ctx.save_for_backward(x)
-        return ctx._forward_cls.grad(g._data, x._data, param)
+        return ctx._forward_cls.grad(g._data, x._data, *values)
 
     @staticmethod
     def backward(ctx: Any, gg: Any) -> tuple:
         (x,) = ctx.saved_tensors
         cls = ctx._forward_cls
         need_g, need_x = ctx.needs_input_grad[:2]
+        values = [getattr(ctx, name) for name in cls.params]
         return (
-            cls.grad(gg, x, getattr(ctx, cls.param)) if need_g else None,
+            cls.grad(gg, x, *values) if need_g else None,
             f.zeros(tuple(x.shape), gg) if need_x else None,  # a constant
-            None,
+            *[None] * len(values),
         )
 
 
@@ -203,7 +205,7 @@ class ThresholdBackward(_MaskGradBackward):
     """d threshold_backward(g, x, t) = (threshold_backward(gg, x, t), 0)"""
 
     node_name, saved = "ThresholdBackwardBackward0", ("self",)
-    saved_attrs, param = ("threshold",), "threshold"
+    saved_attrs = params = ("threshold",)
     grad = staticmethod(threshold_backward)
 
 
@@ -478,7 +480,7 @@ class LeakyReluBackward(_MaskGradBackward):
     """d leaky_relu_backward(g, x) = (leaky_relu_backward(gg, x), 0)"""
 
     node_name, saved = "LeakyReluBackwardBackward0", ("self",)
-    saved_attrs, param = ("negative_slope",), "negative_slope"
+    saved_attrs = params = ("negative_slope",)
     grad = staticmethod(leaky_relu_backward)
 
 

@@ -60,6 +60,25 @@ ACTIVATIONS = {
         x, lib.full_like(x, TARGET), reduction="none"
     ),
     "abs": lambda lib, x: x.abs(),  # (not fused: its graph has SgnBackward0)
+    "elu": lambda lib, x: lib.nn.functional.elu(x, 0.5),
+    "selu": lambda lib, x: lib.nn.functional.selu(x),
+    "celu": lambda lib, x: lib.nn.functional.celu(x, 0.7),
+    "elu_inplace": lambda lib, x: lib.nn.functional.elu(x * 1, inplace=True),
+    "hardtanh": lambda lib, x: lib.nn.functional.hardtanh(x, -0.5, 0.5),
+    "relu6": lambda lib, x: lib.nn.functional.relu6(x),
+    "silu": lambda lib, x: lib.nn.functional.silu(x),  # (ordinary ops)
+    "mish": lambda lib, x: lib.nn.functional.mish(x),  # (ordinary ops)
+    "logsigmoid": lambda lib, x: lib.nn.functional.logsigmoid(x),
+    "smooth_l1": lambda lib, x: lib.nn.functional.smooth_l1_loss(
+        x, lib.full_like(x, TARGET), beta=0.5
+    ),
+    "smooth_l1_none": lambda lib, x: lib.nn.functional.smooth_l1_loss(
+        x, lib.full_like(x, TARGET), reduction="none"
+    ),
+    "huber_sum": lambda lib, x: lib.nn.functional.huber_loss(
+        x, lib.full_like(x, TARGET), reduction="sum", delta=0.4
+    ),
+    "l1": lambda lib, x: lib.nn.functional.l1_loss(x, lib.full_like(x, TARGET)),
 }
 FUSED_NODE = {
     "tanh": "TanhBackwardBackward0",
@@ -72,6 +91,15 @@ FUSED_NODE = {
     "gelu": "GeluBackwardBackward0",
     "gelu_tanh": "GeluBackwardBackward0",
     "softplus": "SoftplusBackwardBackward0",
+    "elu": "EluBackwardBackward0",
+    "selu": "EluBackwardBackward0",
+    "celu": "EluBackwardBackward0",
+    "hardtanh": "HardtanhBackwardBackward0",
+    "relu6": "HardtanhBackwardBackward0",
+    "logsigmoid": "LogSigmoidBackwardBackward0",
+    "smooth_l1": "SmoothL1LossBackwardBackward0",
+    "smooth_l1_none": "SmoothL1LossBackwardBackward0",
+    "huber_sum": "HuberLossBackwardBackward0",
 }
 nonempty = arrays(small_shapes.filter(lambda s: len(s) >= 1), away_from_zero(0.1, 2.0))
 

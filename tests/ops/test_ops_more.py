@@ -94,12 +94,39 @@ UNARY: dict[str, tuple[Any, Any]] = {
     "fix": (lambda T, a: T.fix(a), OFF_STEPS),
     "frac": (lambda T, a: a.frac() * a, OFF_STEPS),
     "nan_to_num": (lambda T, a: (a.log() * 2).nan_to_num(), NONZERO),
+    "elu": (lambda T, a: T.nn.functional.elu(a, 0.5), NONZERO),
+    "selu": (lambda T, a: T.nn.functional.selu(a), NONZERO),
+    "celu": (lambda T, a: T.nn.functional.celu(a, 0.7), NONZERO),
+    "elu_": (lambda T, a: T.nn.functional.elu(a * 1, inplace=True), NONZERO),
+    "celu_": (lambda T, a: T.nn.functional.celu(a * 1, 2.0, inplace=True), NONZERO),
+    "hardtanh": (lambda T, a: T.nn.functional.hardtanh(a, -0.537, 0.537), NONZERO),
+    "relu6": (lambda T, a: T.nn.functional.relu6(a * 3.7), NONZERO),
+    "silu": (lambda T, a: T.nn.functional.silu(a), ANY),
+    "mish": (lambda T, a: T.nn.functional.mish(a), ANY),
+    "logsigmoid": (lambda T, a: T.nn.functional.logsigmoid(a), ANY),
     "nan_to_num_args": (lambda T, a: T.nan_to_num(a.log(), 1.5, 9.0, -9.0), NONZERO),
 }
+
+
+def _pair(a: Any, b: Any) -> tuple:
+    """``a`` and ``b`` broadcast against each other (by ops that record)."""
+    return a + b * 0, b * 0.5 + a * 0
+
+
 # two inputs that broadcast: (expression, domains)
 BINARY: dict[str, tuple[Any, tuple]] = {
     "maximum": (lambda T, a, b: T.maximum(a, b), (ANY, ANY)),
     "atan2": (lambda T, a, b: T.atan2(a, b), (NONZERO, NONZERO)),
+    # (losses of the broadcast pair: a target of another size would warn)
+    "l1_loss": (lambda T, a, b: T.nn.functional.l1_loss(*_pair(a, b)), (ANY, NONZERO)),
+    "smooth_l1": (
+        lambda T, a, b: T.nn.functional.smooth_l1_loss(*_pair(a, b), beta=0.37),
+        (ANY, ANY),
+    ),
+    "huber": (
+        lambda T, a, b: T.nn.functional.huber_loss(*_pair(a, b), "sum", 0.61),
+        (ANY, ANY),
+    ),
     "arctan2": (lambda T, a, b: a.arctan2(b), (NONZERO, NONZERO)),
     "minimum": (lambda T, a, b: a.minimum(b), (ANY, ANY)),
     "max_ab": (lambda T, a, b: T.max(a, b), (ANY, ANY)),
