@@ -1550,6 +1550,8 @@ class Tensor:
     def tanh_(self) -> Tensor:
         return self._inplace(P.Tanh)
 
+    # (the other elementwise functions in place are made below the class)
+
     def sigmoid_(self) -> Tensor:
         return self._inplace(P.Sigmoid)
 
@@ -1774,6 +1776,28 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     b3 = b2.expand(batch + b2._data.shape[-2:]).reshape(-1, k, m)
     out_shape = batch + ((n,) if da > 1 else ()) + ((m,) if db > 1 else ())
     return S.UnsafeView.apply(a3.bmm(b3), out_shape)
+
+
+def _unary_inplace(name: str) -> Callable:
+    def method(self: Tensor) -> Tensor:
+        return self._inplace(getattr(P, _OP_CLASS.get(name, name.capitalize())))
+
+    method.__name__ = method.__qualname__ = f"{name}_"
+    method.__doc__ = f"``{name}`` in place."
+    return method
+
+
+_OP_CLASS = {"log1p": "Log1p", "exp2": "Exp2", "expm1": "Expm1", "log2": "Log2"}
+for _name in (
+    "abs log sqrt rsqrt reciprocal sin cos tan sinh cosh asin acos atan asinh acosh "
+    "atanh log1p log2 log10 exp2 expm1 erf sign sgn"
+).split():
+    setattr(Tensor, f"{_name}_", _unary_inplace(_name))
+for _alias, _name in (("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan")):
+    setattr(Tensor, f"{_alias}_", getattr(Tensor, f"{_name}_"))
+for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh")):
+    setattr(Tensor, f"{_alias}_", getattr(Tensor, f"{_name}_"))
+Tensor.fix_ = Tensor.trunc_
 
 
 def _scatter_source(src: Any, value: Any) -> tuple:

@@ -30,6 +30,29 @@ OPTIMIZERS = {
         "Adam",
         {"lr": 1e-2, "weight_decay": 0.1, "decoupled_weight_decay": True},
     ),
+    "adamw": ("AdamW", {"lr": 1e-2}),
+    "adamw_amsgrad": ("AdamW", {"lr": 1e-2, "weight_decay": 0.05, "amsgrad": True}),
+    "rmsprop": ("RMSprop", {"lr": 1e-2}),
+    "rmsprop_centered": (
+        "RMSprop",
+        {
+            "lr": 5e-3,
+            "alpha": 0.9,
+            "momentum": 0.5,
+            "centered": True,
+            "weight_decay": 1e-2,
+        },
+    ),
+    "adagrad": ("Adagrad", {"lr": 5e-2}),
+    "adagrad_decay": (
+        "Adagrad",
+        {
+            "lr": 5e-2,
+            "lr_decay": 0.01,
+            "weight_decay": 1e-2,
+            "initial_accumulator_value": 0.1,
+        },
+    ),
 }
 
 
@@ -178,3 +201,47 @@ def test_step_with_closure_and_no_grad_params() -> None:
     assert opt.step(closure).item() == 5.0
     assert w.tolist() == [0.0, 0.0] and frozen.tolist() == [3.0]
     assert w.is_leaf and w.grad_fn is None
+
+
+SCHEDULERS = {
+    "step": ("StepLR", {"step_size": 2, "gamma": 0.5}),
+    "multistep": ("MultiStepLR", {"milestones": [1, 3, 3], "gamma": 0.1}),
+    "exponential": ("ExponentialLR", {"gamma": 0.9}),
+    "cosine": ("CosineAnnealingLR", {"T_max": 3}),
+    "cosine_eta": ("CosineAnnealingLR", {"T_max": 4, "eta_min": 0.01}),
+    "lambda": ("LambdaLR", {"lr_lambda": lambda e: 1 / (e + 1)}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCHEDULERS))
+def test_lr_schedulers_follow_pytorch(name: str) -> None:
+    """The learning rates over 9 epochs (two groups), as PyTorch sets them."""
+    cls, kwargs = SCHEDULERS[name]
+    runs = []
+    for lib in (minigrad, torch):
+        a, b = lib.nn.Parameter(lib.zeros(2)), lib.nn.Parameter(lib.zeros(1))
+        opt = lib.optim.SGD([{"params": [a]}, {"params": [b], "lr": 0.3}], lr=0.1)
+        sched = getattr(lib.optim.lr_scheduler, cls)(opt, **kwargs)
+        lrs = [sched.get_last_lr()]
+        for _ in range(9):
+            opt.step()
+            sched.step()
+            lrs.append(sched.get_last_lr())
+        groups = [
+            {k: v for k, v in g.items() if k != "params"} for g in opt.param_groups
+        ]
+        runs.append((lrs, sched.last_epoch, groups))
+    assert runs[0] == runs[1]
+
+
+def test_lr_scheduler_order_warning() -> None:
+    """scheduler.step() before any optimizer.step() warns, as in PyTorch."""
+    texts = []
+    for lib in (minigrad, torch):
+        opt = lib.optim.SGD([lib.nn.Parameter(lib.zeros(1))], lr=0.1)
+        sched = lib.optim.lr_scheduler.StepLR(opt, 1)
+        with pytest.warns(UserWarning) as record:
+            sched.step()
+        texts.append([str(w.message) for w in record])
+        assert [w.filename for w in record] == [__file__]
+    assert texts[0] == texts[1]

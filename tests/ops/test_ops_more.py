@@ -900,6 +900,15 @@ def test_repeat_gradcheck(data: Any, shape: tuple) -> None:
 
 # --------------------------------------------------------- in-place forms
 INPLACE = {
+    "sqrt_": (lambda T, a: (a * a + 1).sqrt_(), (2, 3)),
+    "log_": (lambda T, a: (a * a + 1).log_() * a, (2, 3)),
+    "abs_": (lambda T, a: (a * 2).abs_() * a, (2, 3)),
+    "sin_cos_": (lambda T, a: (a * 1).sin_().cos_(), (2, 3)),
+    "reciprocal_": (lambda T, a: (a * a + 1).reciprocal_(), (2, 3)),
+    "asin_": (lambda T, a: (a * 0.2).arcsin_(), (2, 3)),
+    "expm1_": (lambda T, a: (a * a).expm1_() * a, (2, 3)),
+    "log1p_": (lambda T, a: (a * a).log1p_() * a, (2, 3)),
+    "rsqrt_": (lambda T, a: (a * a + 1).rsqrt_() * a, (2, 3)),
     "floor_": (lambda T, a: (a * 3).floor_() * a, (2, 3)),
     "ceil_": (lambda T, a: (a * 3).ceil_() + a, (2, 3)),
     "round_": (lambda T, a: (a * 3).round_() * a, (2, 3)),

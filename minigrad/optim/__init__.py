@@ -9,13 +9,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from . import grad_mode
-from ._tensor import Tensor
-from .creation import tensor, zeros_like
+from .. import grad_mode
+from .._tensor import Tensor
+from ..creation import full_like, tensor, zeros_like
 
 
 def _typename(obj: Any) -> str:
-    from .nn.module import typename
+    from ..nn.module import typename
 
     return typename(obj)
 
@@ -98,6 +98,7 @@ class Optimizer:
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; ``closure`` (optional)
         recomputes and returns the loss first."""
+        self._opt_called = True  # (a learning-rate scheduler checks the order)
         loss = None
         if closure is not None:
             with grad_mode.enable_grad():
@@ -306,6 +307,179 @@ class Adam(Optimizer):
         _add_(p, exp_avg / denom, -step_size)
 
 
+class AdamW(Adam):
+    """Adam with decoupled weight decay (``p *= 1 - lr·wd`` before the step)."""
+
+    def __init__(
+        self,
+        params: Iterable[Any],
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+        foreach: bool | None = None,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            foreach=foreach,
+            maximize=maximize,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=True,
+        )
+
+
+class RMSprop(Optimizer):
+    """RMSprop: divide by a running root mean square of the gradients:
+
+    g = grad + weight_decay · p
+    v = α · v + (1 - α) · g²;   avg = √v + eps   (centered: √(v - ḡ²) + eps)
+    p = p - lr · g / avg     (with momentum: buf = μ · buf + g / avg; p -= lr · buf)
+    """
+
+    def __init__(
+        self,
+        params: Iterable[Any],
+        lr: float = 1e-2,
+        alpha: float = 0.99,
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        momentum: float = 0,
+        centered: bool = False,
+        capturable: bool = False,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        for name, value in (
+            ("learning rate", lr),
+            ("epsilon value", eps),
+            ("momentum value", momentum),
+            ("weight_decay value", weight_decay),
+            ("alpha value", alpha),
+        ):
+            if not 0.0 <= value:
+                raise ValueError(f"Invalid {name}: {value}")
+        defaults = {
+            "lr": lr,
+            "momentum": momentum,
+            "alpha": alpha,
+            "eps": eps,
+            "centered": centered,
+            "weight_decay": weight_decay,
+            "capturable": capturable,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+        }
+        super().__init__(params, defaults)
+
+    def _update(
+        self, p: Tensor, grad: Tensor, group: dict[str, Any], state: dict[str, Any]
+    ) -> None:
+        if not state:
+            state["step"] = tensor(0.0)
+            state["square_avg"] = zeros_like(p)
+            if group["momentum"] > 0:
+                state["momentum_buffer"] = zeros_like(p)
+            if group["centered"]:
+                state["grad_avg"] = zeros_like(p)
+        if group["maximize"]:
+            grad = -grad
+        state["step"] += 1
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        alpha, square_avg = group["alpha"], state["square_avg"]
+        square_avg.mul_(alpha).add_(grad * grad, alpha=1 - alpha)
+        if group["centered"]:
+            grad_avg = state["grad_avg"]
+            _lerp_(grad_avg, grad, 1 - alpha)
+            avg = square_avg.add(grad_avg * grad_avg, alpha=-1).sqrt_()
+        else:
+            avg = square_avg.sqrt()
+        avg = avg.add_(group["eps"])
+        if group["momentum"] > 0:
+            buf = state["momentum_buffer"]
+            buf.mul_(group["momentum"]).add_(grad / avg)
+            _add_(p, buf, -group["lr"])
+        else:
+            _add_(p, grad / avg, -group["lr"])
+
+
+class Adagrad(Optimizer):
+    """Adagrad: divide by the root of the summed squared gradients:
+
+    g = grad + weight_decay · p;   s = s + g²
+    p = p - lr / (1 + (t - 1) · lr_decay) · g / (√s + eps)
+    """
+
+    def __init__(
+        self,
+        params: Iterable[Any],
+        lr: float = 1e-2,
+        lr_decay: float = 0,
+        weight_decay: float = 0,
+        initial_accumulator_value: float = 0,
+        eps: float = 1e-10,
+        foreach: bool | None = None,
+        *,
+        maximize: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
+        for name, value in (
+            ("learning rate", lr),
+            ("lr_decay value", lr_decay),
+            ("weight_decay value", weight_decay),
+            ("initial_accumulator_value value", initial_accumulator_value),
+            ("epsilon value", eps),
+        ):
+            if not 0.0 <= value:
+                raise ValueError(f"Invalid {name}: {value}")
+        defaults = {
+            "lr": lr,
+            "lr_decay": lr_decay,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "initial_accumulator_value": initial_accumulator_value,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+            "fused": fused,
+        }
+        super().__init__(params, defaults)
+        for group in self.param_groups:  # Adagrad's state starts at once
+            for p in group["params"]:
+                self.state[p]["step"] = tensor(0.0)
+                self.state[p]["sum"] = full_like(p, group["initial_accumulator_value"])
+
+    def _update(
+        self, p: Tensor, grad: Tensor, group: dict[str, Any], state: dict[str, Any]
+    ) -> None:
+        state["step"] += 1
+        step = state["step"].item()
+        if group["maximize"]:
+            grad = -grad
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
+        state["sum"].add_(grad * grad)
+        std = state["sum"].sqrt().add_(group["eps"])
+        _add_(p, grad / std, -clr)
+
+
 def _add_(p: Tensor, update: Tensor, alpha: float) -> None:
     """``p.add_(update, alpha=alpha)`` for a parameter under no_grad, written
     straight into its memory (one pass fewer than the general in-place path);
@@ -329,4 +503,6 @@ def _maximum(a: Tensor, b: Tensor) -> Tensor:
     return Tensor._make(np.maximum(a._data, b._data), False)
 
 
-__all__ = ["SGD", "Adam", "Optimizer"]
+from . import lr_scheduler  # noqa: E402 - it subclasses nothing here, uses Optimizer
+
+__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]
