@@ -363,15 +363,13 @@ class RMSprop(Optimizer):
         maximize: bool = False,
         differentiable: bool = False,
     ) -> None:
-        for name, value in (
+        _non_negative(
             ("learning rate", lr),
             ("epsilon value", eps),
             ("momentum value", momentum),
             ("weight_decay value", weight_decay),
             ("alpha value", alpha),
-        ):
-            if not 0.0 <= value:
-                raise ValueError(f"Invalid {name}: {value}")
+        )
         defaults = {
             "lr": lr,
             "momentum": momentum,
@@ -439,15 +437,13 @@ class Adagrad(Optimizer):
         differentiable: bool = False,
         fused: bool | None = None,
     ) -> None:
-        for name, value in (
+        _non_negative(
             ("learning rate", lr),
             ("lr_decay value", lr_decay),
             ("weight_decay value", weight_decay),
             ("initial_accumulator_value value", initial_accumulator_value),
             ("epsilon value", eps),
-        ):
-            if not 0.0 <= value:
-                raise ValueError(f"Invalid {name}: {value}")
+        )
         defaults = {
             "lr": lr,
             "lr_decay": lr_decay,
@@ -478,6 +474,13 @@ class Adagrad(Optimizer):
         state["sum"].add_(grad * grad)
         std = state["sum"].sqrt().add_(group["eps"])
         _add_(p, grad / std, -clr)
+
+
+def _non_negative(*options: tuple[str, float]) -> None:
+    """PyTorch's ``Invalid <what>: <value>`` for the first negative option."""
+    for what, value in options:
+        if not 0.0 <= value:
+            raise ValueError(f"Invalid {what}: {value}")
 
 
 def _add_(p: Tensor, update: Tensor, alpha: float) -> None:

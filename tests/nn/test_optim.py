@@ -176,6 +176,11 @@ def test_argument_errors_match_pytorch() -> None:
         ("SGD", lambda p: [p * 2], {"lr": 0.1}),
         ("Adam", lambda p: [p], {"betas": (0.9, 1.0)}),
         ("Adam", lambda p: [p], {"eps": -1.0}),
+        ("AdamW", lambda p: [p], {"weight_decay": -0.1}),
+        ("RMSprop", lambda p: [p], {"alpha": -1}),
+        ("RMSprop", lambda p: [p], {"momentum": -0.5}),
+        ("Adagrad", lambda p: [p], {"lr_decay": -0.1}),
+        ("Adagrad", lambda p: [p], {"initial_accumulator_value": -1.0}),
     ]
     for cls, params, kwargs in cases:
         errors = []
