@@ -95,6 +95,45 @@ def logsigmoid(input: Tensor) -> Tensor:
     return AC.LogSigmoid.apply(input)
 
 
+def embedding(
+    input: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
+    """The rows of ``weight`` at the indices in ``input`` (a lookup table); the
+    row at ``padding_idx`` gets no gradient."""
+    n = weight.shape[0]
+    if padding_idx is None:
+        padding_idx = -1
+    elif padding_idx > 0:
+        assert padding_idx < n, "Padding_idx must be within num_embeddings"
+    elif padding_idx < 0:
+        assert padding_idx >= -n, "Padding_idx must be within num_embeddings"
+        padding_idx = n + padding_idx
+    if sparse:
+        raise NotImplementedError("minigrad has no sparse gradients")
+    if max_norm is not None:  # rows used are renormalized in place first
+        _embedding_renorm_(weight, input, max_norm, norm_type)
+    return N.Embedding.apply(weight, (input,), padding_idx, scale_grad_by_freq)
+
+
+def _embedding_renorm_(
+    weight: Tensor, input: Tensor, max_norm: float, norm_type: float
+) -> None:
+    """Scale the looked-up rows whose norm exceeds ``max_norm`` down to it (in
+    place, without history, as PyTorch's embedding_renorm_)."""
+    rows = np.unique(input._data.reshape(-1))
+    w = weight._data
+    norms = np.linalg.norm(w[rows], ord=norm_type, axis=1)
+    big = norms > max_norm
+    w[rows[big]] *= (max_norm / (norms[big] + 1e-7))[:, None]
+    weight._vc.value += 1
+
+
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Class indices -> rows of 0s with a 1 at the index (int64, no graph)."""
     idx = tensor._data

@@ -7,7 +7,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
-from .. import creation
+from .. import creation, grad_mode
 from .._tensor import Tensor
 from . import functional as F
 from . import init
@@ -179,6 +179,110 @@ class ReLU(Module):
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
+
+
+class Embedding(Module):
+    """A lookup table of ``num_embeddings`` vectors of size ``embedding_dim``
+    (weight drawn from N(0, 1); the ``padding_idx`` row starts at zero and gets
+    no gradient)."""
+
+    def __init__(
+        self,
+        num_embeddings: int,
+        embedding_dim: int,
+        padding_idx: int | None = None,
+        max_norm: float | None = None,
+        norm_type: float = 2.0,
+        scale_grad_by_freq: bool = False,
+        sparse: bool = False,
+        _weight: Tensor | None = None,
+        _freeze: bool = False,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        if padding_idx is not None:
+            if padding_idx > 0:
+                assert padding_idx < num_embeddings, (
+                    "Padding_idx must be within num_embeddings"
+                )
+            elif padding_idx < 0:
+                assert padding_idx >= -num_embeddings, (
+                    "Padding_idx must be within num_embeddings"
+                )
+                padding_idx = num_embeddings + padding_idx
+        self.padding_idx, self.max_norm, self.norm_type = (
+            padding_idx,
+            max_norm,
+            norm_type,
+        )
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
+        if _weight is None:
+            weight = creation.empty(num_embeddings, embedding_dim, dtype=dtype)
+            self.weight = Parameter(weight, requires_grad=not _freeze)
+            init.normal_(self.weight)
+            if padding_idx is not None:
+                with grad_mode.no_grad():
+                    self.weight[padding_idx].fill_(0)
+        else:
+            assert list(_weight.shape) == [num_embeddings, embedding_dim], (
+                "Shape of weight does not match num_embeddings and embedding_dim"
+            )
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.embedding(
+            input,
+            self.weight,
+            self.padding_idx,
+            self.max_norm,
+            self.norm_type,
+            self.scale_grad_by_freq,
+            self.sparse,
+        )
+
+    def extra_repr(self) -> str:
+        s = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.padding_idx is not None:
+            s += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            s += f", max_norm={self.max_norm}"
+        if self.norm_type != 2:
+            s += f", norm_type={self.norm_type}"
+        if self.scale_grad_by_freq:
+            s += f", scale_grad_by_freq={self.scale_grad_by_freq}"
+        if self.sparse:
+            s += ", sparse=True"
+        return s
+
+    @classmethod
+    def from_pretrained(
+        cls,
+        embeddings: Tensor,
+        freeze: bool = True,
+        padding_idx: int | None = None,
+        max_norm: float | None = None,
+        norm_type: float = 2.0,
+        scale_grad_by_freq: bool = False,
+        sparse: bool = False,
+    ) -> Embedding:
+        """An Embedding whose weight is ``embeddings`` (frozen by default)."""
+        assert embeddings.dim() == 2, (
+            "Embeddings parameter is expected to be 2-dimensional"
+        )
+        rows, cols = embeddings.shape
+        return cls(
+            rows,
+            cols,
+            padding_idx,
+            max_norm,
+            norm_type,
+            scale_grad_by_freq,
+            sparse,
+            _weight=embeddings,
+            _freeze=freeze,
+        )
 
 
 class _InplaceActivation(Module):

@@ -764,3 +764,90 @@ class DivScalar(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         return g / ctx.other, None
+
+
+# ---------------------------------------------------------------- embedding
+class Embedding(Op):
+    """d weight[indices] = g added into zeros like weight at the looked-up rows
+    (not at padding_idx; divided by each row's count with scale_grad_by_freq)"""
+
+    node_name, saved = "EmbeddingBackward0", ("indices",)
+    saved_attrs = (
+        "padding_idx",
+        "scale_grad_by_freq",
+        "sparse",
+        "weight_sym_argsize_0",
+    )
+
+    @staticmethod
+    def forward(
+        ctx: Any, weight: Any, consts: tuple, padding_idx: int, by_freq: bool
+    ) -> Any:
+        (indices,) = consts
+        w, idx = weight._data, indices._data
+        if w.ndim != 2:
+            raise RuntimeError("'weight' must be 2-D")
+        if idx.dtype.kind not in "iu":
+            raise RuntimeError(
+                "Expected tensor for argument #1 'indices' to have one of the "
+                "following scalar types: Long, Int; but got "
+                f"minigrad.{from_numpy_dtype(idx.dtype)._legacy} instead (while "
+                "checking arguments for embedding)"
+            )
+        if idx.size and (idx.min() < 0 or idx.max() >= w.shape[0]):
+            raise IndexError("index out of range in self")
+        ctx.padding_idx = f.u64(padding_idx)
+        ctx.pad, ctx.scale_grad_by_freq, ctx.sparse = padding_idx, by_freq, False
+        ctx.weight_sym_argsize_0 = w.shape[0]
+        ctx.save_for_backward(indices)
+        return np.take(w, idx, axis=0)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (indices,) = ctx.saved_tensors
+        n, pad, by_freq = ctx.weight_sym_argsize_0, ctx.pad, ctx.scale_grad_by_freq
+        return embedding_dense_backward(g, indices, n, pad, by_freq), None, None, None
+
+
+def embedding_dense_backward(
+    g: Any, indices: Any, n: int, pad: int, by_freq: bool
+) -> Any:
+    """embedding's gradient for its weight; on Tensors one node,
+    EmbeddingDenseBackwardBackward0 (PyTorch's fused kernel)."""
+    if not isinstance(g, f.ndarray):
+        return EmbeddingDenseBackward.apply(g, (indices,), n, pad, by_freq)
+    idx = f.data(indices).reshape(-1)
+    rows = g.reshape(idx.size, -1)
+    if by_freq:
+        counts = np.bincount(idx, minlength=n)
+        rows = rows / counts[idx, None].astype(g.dtype)
+    if pad >= 0:
+        rows = np.where((idx == pad)[:, None], 0, rows).astype(g.dtype, copy=False)
+    out = np.zeros((n, rows.shape[1]), g.dtype)
+    np.add.at(out, idx, rows)
+    return out
+
+
+class EmbeddingDenseBackward(Op):
+    """d embedding_dense_backward(g) = gg[indices] (0 at padding_idx)"""
+
+    node_name, saved = "EmbeddingDenseBackwardBackward0", ("indices",)
+    saved_attrs = ("padding_idx",)
+
+    @staticmethod
+    def forward(
+        ctx: Any, g: Any, consts: tuple, n: int, pad: int, by_freq: bool
+    ) -> Any:
+        (indices,) = consts
+        ctx.padding_idx, ctx.pad = f.u64(pad), pad
+        ctx.save_for_backward(indices)
+        return embedding_dense_backward(g._data, indices._data, n, pad, by_freq)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        (indices,) = ctx.saved_tensors
+        idx = f.data(indices)
+        picked = f.index_select(gg, 0, 0, f.reshape(indices, (-1,)))
+        if ctx.pad >= 0:  # (PyTorch leaves out scale_grad_by_freq here too)
+            picked = f.masked_fill(picked, (idx == ctx.pad).reshape(-1, 1), 0)
+        return f.reshape(picked, idx.shape + (-1,)), None, None, None, None

@@ -323,6 +323,12 @@ REDUCTIONS = {
     "repeat_both": lambda lib, x: x.repeat(2, 2),
     "repeat_ones_leading": lambda lib, x: x.repeat(1, 1, 1),
     "type_as": lambda lib, x: x.type_as(lib.ones(1, dtype=lib.float32)).double(),
+    "embedding": lambda lib, x: lib.nn.functional.embedding(
+        lib.tensor([[0, 1], [1, 1]]), x, padding_idx=0
+    ),
+    "embedding_freq": lambda lib, x: lib.nn.functional.embedding(
+        lib.tensor([1, 0, 1]), x, scale_grad_by_freq=True
+    ),
     "mm": lambda lib, x: x @ x.t(),
     "mm_transposed": lambda lib, x: x.t() @ x,
     "linear": lambda lib, x: lib.nn.functional.linear(x, x * 2),

@@ -665,6 +665,10 @@ MORE_SHAPE_OPS = {
     "roll_dims": (lambda T, a: T.roll(a, (1, -2), (0, -1)), (2, 3)),
     "roll_flat": (lambda T, a: a.roll(-4), (2, 3)),
     "tile": (lambda T, a: a.tile(2, 1), (2, 3)),
+    "embedding": (
+        lambda T, a: T.nn.functional.embedding(T.tensor([[0, 2], [1, 0]]), a),
+        (3, 2),
+    ),
     "tile_more": (lambda T, a: T.tile(a, (2, 1, 2)), (3,)),
 }
 
@@ -672,6 +676,19 @@ MORE_SHAPE_OPS = {
 @pytest.mark.parametrize("name", sorted(MORE_SHAPE_OPS))
 def test_more_shape_ops(name: str) -> None:
     check_one_input_op(*MORE_SHAPE_OPS[name])
+
+
+def test_embedding_padding_and_frequency_scaling() -> None:
+    """Not the derivative on purpose (no gradient for the padding row, shares
+    divided by counts), so no gradcheck: PyTorch's values and graphs."""
+    x = np.random.default_rng(18).normal(size=(3, 2))
+
+    def fn(T: Any, a: Any) -> Any:
+        i = T.tensor([2, 0, 2])
+        return T.nn.functional.embedding(i, a, padding_idx=0, scale_grad_by_freq=True)
+
+    differential(fn, [x])
+    second_order(lambda T, a: fn(T, a) ** 2, [x])
 
 
 @settings(max_examples=25, deadline=None)
