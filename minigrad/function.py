@@ -414,6 +414,7 @@ class Function(metaclass=FunctionMeta):
 
     _array_backward = False
     _backward_cls: type[BackwardCFunction]
+    optional_tensors: tuple[int, ...] = ()  # positions of tensor-or-None arguments
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> Any:
@@ -502,7 +503,12 @@ class Function(metaclass=FunctionMeta):
 
 def _non_tensor_args(ctx: BackwardCFunction, edges: list) -> None:
     """Edges exist for tensor arguments only (``None`` marks the others); backward
-    still returns one gradient per argument, so remember which are tensors."""
+    still returns one gradient per argument, so remember which are tensors. An
+    optional tensor argument left out (``None``, e.g. layer_norm's weight) still
+    has its edge, ``(None, 0)``, as in PyTorch."""
+    for i in ctx._forward_cls.optional_tensors:
+        if edges[i] is None:
+            edges[i] = _NO_EDGE
     ctx._tensor_positions = [i for i, e in enumerate(edges) if e is not None]
     ctx._n_args = len(edges)
     ctx.next_functions = tuple([e for e in edges if e is not None])

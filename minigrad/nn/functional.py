@@ -134,6 +134,20 @@ def _embedding_renorm_(
     weight._vc.value += 1
 
 
+def layer_norm(
+    input: Tensor,
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Normalize over the last dims (mean 0, variance 1), then scale and shift
+    elementwise: one node, NativeLayerNormBackward0."""
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    return N.NativeLayerNorm.apply(input, weight, bias, tuple(normalized_shape), eps)
+
+
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Class indices -> rows of 0s with a 1 at the index (int64, no graph)."""
     idx = tensor._data

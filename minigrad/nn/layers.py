@@ -285,6 +285,50 @@ class Embedding(Module):
         )
 
 
+class LayerNorm(Module):
+    """Normalizes over the last ``normalized_shape`` dims, then (if
+    ``elementwise_affine``) scales by ``weight`` (ones) and shifts by ``bias``
+    (zeros)."""
+
+    def __init__(
+        self,
+        normalized_shape: Any,
+        eps: float = 1e-5,
+        elementwise_affine: bool = True,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps, self.elementwise_affine = eps, elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(creation.ones(self.normalized_shape, dtype=dtype))
+            if bias:
+                self.bias = Parameter(
+                    creation.zeros(self.normalized_shape, dtype=dtype)
+                )
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.layer_norm(
+            input, self.normalized_shape, self.weight, self.bias, self.eps
+        )
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, "
+            f"elementwise_affine={self.elementwise_affine}, "
+            f"bias={self.bias is not None}"
+        )
+
+
 class _InplaceActivation(Module):
     """An activation whose only option is ``inplace`` (SELU, ReLU6, SiLU, Mish)."""
 

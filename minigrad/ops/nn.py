@@ -9,6 +9,7 @@ tuple, so ``next_functions`` lists the differentiable inputs only, and saved wit
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -851,3 +852,196 @@ class EmbeddingDenseBackward(Op):
         if ctx.pad >= 0:  # (PyTorch leaves out scale_grad_by_freq here too)
             picked = f.masked_fill(picked, (idx == ctx.pad).reshape(-1, 1), 0)
         return f.reshape(picked, idx.shape + (-1,)), None, None, None, None
+
+
+# --------------------------------------------------------------- layer norm
+class NativeLayerNorm(Op):
+    """d layer_norm(x, w, b) = (rstd/N (N g w - Σ g w - x̂ Σ g w x̂), Σ g x̂, Σ g)
+    with x̂ = (x - mean) · rstd over the normalized (last) dims, Σ over them for
+    x and over the other dims for w and b"""
+
+    node_name = "NativeLayerNormBackward0"
+    saved = ("input", "weight", "bias", "result1", "result2")
+    saved_attrs = ("normalized_shape",)
+    optional_tensors = (1, 2)  # weight and bias may be left out
+
+    @staticmethod
+    def forward(
+        ctx: Any, x: Any, w: Any, b: Any, normalized_shape: tuple, eps: float
+    ) -> Any:
+        data, k = x._data, len(normalized_shape)
+        if k == 0 or data.shape[data.ndim - k :] != tuple(normalized_shape):
+            raise RuntimeError(
+                f"Given normalized_shape={list(normalized_shape)}, expected input "
+                f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
+                f"input of size{list(data.shape)}"
+            )
+        for name, t in (("weight", w), ("bias", b)):
+            if t is not None and t._data.shape != tuple(normalized_shape):
+                raise RuntimeError(
+                    f"Expected {name} to be of same shape as normalized_shape, but "
+                    f"got {name} of shape {list(t._data.shape)} and normalized_shape"
+                    f" = {list(normalized_shape)}"
+                )
+        if any(t is not None and t._data.dtype != data.dtype for t in (w, b)):
+            raise RuntimeError(
+                "mixed dtype (CPU): all inputs must share same datatype."
+            )
+        axes = tuple(range(data.ndim - k, data.ndim))
+        mean = data.mean(axis=axes, keepdims=True)
+        rstd = 1 / np.sqrt(((data - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
+        ctx.normalized_shape, ctx.eps = tuple(normalized_shape), eps
+        ctx.save_for_backward(x, w, b, mean, rstd)
+        out = (data - mean) * rstd
+        if w is not None:
+            out = out * w._data
+        if b is not None:
+            out = out + b._data
+        return out.astype(data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        x, w, b, mean, rstd = ctx.saved_tensors
+        grads = layer_norm_backward(
+            g, x, mean, rstd, w, b, ctx.normalized_shape, ctx.eps, ctx.needs_input_grad
+        )
+        return (*grads, None, None)
+
+
+def layer_norm_backward(
+    g: Any,
+    x: Any,
+    mean: Any,
+    rstd: Any,
+    w: Any,
+    b: Any,
+    normalized_shape: tuple,
+    eps: float,
+    needs: tuple,
+) -> tuple:
+    """layer_norm's gradients for (x, w, b); on Tensors one node with three
+    outputs, NativeLayerNormBackwardBackward0 (PyTorch's fused kernel)."""
+    if not isinstance(g, f.ndarray):
+        args = (g, x, mean, rstd, w, b, normalized_shape, eps, needs)
+        return NativeLayerNormBackward.apply(*args)
+    return _layer_norm_grads(g, x, mean, rstd, w, normalized_shape, needs)
+
+
+def _layer_norm_grads(
+    g: Any, x: Any, mean: Any, rstd: Any, w: Any, normalized_shape: tuple, needs: tuple
+) -> tuple:
+    """The formula itself, on arrays or Tensors alike (None where not needed)."""
+    ndim, k = len(f.data(x).shape), len(normalized_shape)
+    axes, batch = tuple(range(ndim - k, ndim)), tuple(range(ndim - k))
+    n = math.prod(normalized_shape)
+    xhat = (x - mean) * rstd
+    gw = g if w is None else g * w
+    gx = gw_ = gb = None
+    if needs[0]:
+        total = f.sum_dims(gw, axes, True)
+        along = f.sum_dims(gw * xhat, axes, True)
+        gx = rstd / n * (f.scale(gw, n) - total - xhat * along)
+    if len(needs) > 1 and needs[1] and w is not None:
+        gw_ = f.sum_dims(g * xhat, batch)
+    if len(needs) > 2 and needs[2]:
+        gb = f.sum_dims(g, batch)
+    return gx, gw_, gb
+
+
+class NativeLayerNormBackward(Op):
+    """d native_layer_norm_backward(g, x, w): the gradient of the formula above,
+    taken by minigrad's own engine on the same formula written with Tensor ops
+    (mean and rstd recomputed from x, as they depend on it)"""
+
+    node_name = "NativeLayerNormBackwardBackward0"
+    saved = ("grad_out", "input", "mean", "rstd", "weight")
+    saved_attrs = ("normalized_shape",)
+    optional_tensors = (4, 5)
+
+    @staticmethod
+    def forward(
+        ctx: Any,
+        g: Any,
+        x: Any,
+        mean: Any,
+        rstd: Any,
+        w: Any,
+        b: Any,
+        normalized_shape: tuple,
+        eps: float,
+        needs: tuple,
+    ) -> tuple:
+        ctx.normalized_shape, ctx.eps = normalized_shape, eps
+        ctx.save_for_backward(g, x, mean, rstd, w)
+        ctx.set_materialize_grads(False)
+        w_data = None if w is None else w._data
+        args = (g._data, x._data, mean._data, rstd._data, w_data)
+        return _layer_norm_grads(*args, normalized_shape, needs)
+
+    @staticmethod
+    def backward(ctx: Any, gg_x: Any, gg_w: Any, gg_b: Any) -> tuple:
+        g, x, mean, rstd, w = ctx.saved_tensors
+        if gg_x is None and gg_w is None and gg_b is None:
+            return (None,) * 9
+        d_g, d_x, d_w = _layer_norm_double(ctx, g, x, mean, rstd, w, (gg_x, gg_w, gg_b))
+        return d_g, d_x, None, None, d_w, None, None, None, None
+
+
+def _layer_norm_double(
+    ctx: Any, g: Any, x: Any, mean: Any, r: Any, w: Any, ggs: tuple
+) -> tuple:
+    """NativeLayerNormBackwardBackward0's gradients for (grad_out, input,
+    weight), in closed form. With J the normalization's Jacobian,
+    J v = r/N (N v - Σv - x̂ Σ(v x̂)), and the first-order gradients
+    gx = J(g w), gW = Σ_batch g x̂, gB = Σ_batch g, the upstream (ggx, ggW, ggB)
+    gives  d_g = w J ggx + ggW x̂ + ggB,  d_w = Σ_batch g J ggx,
+    d_x = J v - r/N (Σ ggx gx) x̂  with  v = -r/N (g w Σ(ggx x̂) + ggx Σ(g w x̂))
+    + ggW g. Mean and rstd (r) are the saved constants, as in PyTorch's
+    formula: a third derivative, like PyTorch's, holds them fixed."""
+    gg_x, gg_w, gg_b = ggs
+    shape = tuple(f.data(x).shape)
+    k, n = len(ctx.normalized_shape), math.prod(ctx.normalized_shape)
+    axes, batch = tuple(range(len(shape) - k, len(shape))), tuple(range(len(shape) - k))
+    xhat = (x - mean) * r
+
+    def along(v: Any) -> Any:
+        return f.sum_dims(v, axes, True)
+
+    def jac(v: Any) -> Any:  # J v
+        return r / n * (f.scale(v, n) - along(v) - xhat * along(v * xhat))
+
+    gw = g if w is None else g * w
+    d_g = d_w = d_x = None
+    need_g, need_x, need_w = (ctx.needs_input_grad[i] for i in (0, 1, 4))
+    if need_g:
+        parts = []
+        if gg_x is not None:
+            parts.append(jac(gg_x) if w is None else jac(gg_x) * w)
+        if gg_w is not None and w is not None:
+            parts.append(gg_w * xhat)
+        if gg_b is not None:
+            parts.append(f.expand(gg_b, shape))
+        d_g = _sum(parts)
+    if need_w and w is not None and gg_x is not None:
+        d_w = f.sum_dims(g * jac(gg_x), batch)
+    if need_x:
+        parts, v = [], []
+        if gg_x is not None:
+            s_gx, s_gw = along(gg_x * xhat), along(gw * xhat)
+            v.append(-(r / n) * (gw * s_gx + gg_x * s_gw))
+            gx = r / n * (f.scale(gw, n) - along(gw) - xhat * s_gw)
+            parts.append(-(r / n) * along(gg_x * gx) * xhat)
+        if gg_w is not None and w is not None:
+            v.append(gg_w * g)
+        if v:
+            parts.append(jac(_sum(v)))
+        d_x = _sum(parts)
+    return d_g, d_x, d_w
+
+
+def _sum(terms: list) -> Any:
+    """The sum of a list of gradients (None for none)."""
+    total = None
+    for t in terms:
+        total = t if total is None else total + t
+    return total

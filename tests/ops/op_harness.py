@@ -125,8 +125,8 @@ def _same_saved(mine: Any, theirs: Any, inputs: tuple, where: str) -> None:
         return
     if isinstance(theirs, torch.Tensor):
         assert isinstance(mine, minigrad.Tensor), (where, mine)
-        np.testing.assert_allclose(
-            _numpy(mine), _numpy(theirs), rtol=1e-6, err_msg=where
+        np.testing.assert_allclose(  # (float64 rounding near zero: 1e-12)
+            _numpy(mine), _numpy(theirs), rtol=1e-6, atol=1e-12, err_msg=where
         )
         th_in, mg_in = inputs
         for t_in, m_in in zip(th_in, mg_in):

@@ -323,6 +323,11 @@ REDUCTIONS = {
     "repeat_both": lambda lib, x: x.repeat(2, 2),
     "repeat_ones_leading": lambda lib, x: x.repeat(1, 1, 1),
     "type_as": lambda lib, x: x.type_as(lib.ones(1, dtype=lib.float32)).double(),
+    "layer_norm": lambda lib, x: lib.nn.functional.layer_norm(x, (3,)),
+    "layer_norm_affine": lambda lib, x: lib.nn.functional.layer_norm(
+        x, (3,), x[0].detach() * 2, x[1].detach()
+    ),
+    "layer_norm_2d": lambda lib, x: lib.nn.functional.layer_norm(x, (2, 3), eps=0.1),
     "embedding": lambda lib, x: lib.nn.functional.embedding(
         lib.tensor([[0, 1], [1, 1]]), x, padding_idx=0
     ),

@@ -665,6 +665,11 @@ MORE_SHAPE_OPS = {
     "roll_dims": (lambda T, a: T.roll(a, (1, -2), (0, -1)), (2, 3)),
     "roll_flat": (lambda T, a: a.roll(-4), (2, 3)),
     "tile": (lambda T, a: a.tile(2, 1), (2, 3)),
+    "layer_norm": (lambda T, a: T.nn.functional.layer_norm(a, (3,)), (2, 3)),
+    "layer_norm_affine": (
+        lambda T, a: T.nn.functional.layer_norm(a, (2,), a[0] + 1, a[1] * 3),
+        (3, 2),
+    ),
     "embedding": (
         lambda T, a: T.nn.functional.embedding(T.tensor([[0, 2], [1, 0]]), a),
         (3, 2),
@@ -1050,6 +1055,18 @@ ERRORS: dict[str, tuple[Any, tuple]] = {
         (O((2, 3)), O((2, 1))),
     ),
     "flip_repeated": (lambda T, a: a.flip(1, 1), (O((2, 3)),)),
+    "layer_norm_weight_shape": (
+        lambda T, a, b: T.nn.functional.layer_norm(a, (3,), b),
+        (O((2, 3)), O((2,))),
+    ),
+    "layer_norm_bias_shape": (
+        lambda T, a, b: T.nn.functional.layer_norm(a, (3,), None, b),
+        (O((2, 3)), O((3, 1))),
+    ),
+    "layer_norm_shape": (
+        lambda T, a: T.nn.functional.layer_norm(a, (2,)),
+        (O((2, 3)),),
+    ),
     "index_select_matrix_index": (
         lambda T, a: a.index_select(1, T.tensor([[0]])),
         (O((2, 3)),),
