@@ -273,6 +273,24 @@ def roll(g: Any, shifts: tuple, dims: tuple) -> Any:
     return g.roll(shifts, dims)
 
 
+def diagonal(x: Any, offset: int, dim1: int, dim2: int) -> Any:
+    if isinstance(x, ndarray):
+        from .ops.shape import Diagonal
+
+        return Diagonal.view_fn(x, offset, dim1, dim2)
+    return x.diagonal(offset, dim1, dim2)
+
+
+def index_fill(x: Any, dim: int, d: int, index: np.ndarray, value: Any) -> Any:
+    """``x.index_fill(dim, index, value)`` (``d``: dim normalized; ``value`` a
+    number or a 0-d tensor)."""
+    if isinstance(x, ndarray):
+        out = np.array(x, copy=True)
+        out.reshape(out.shape or (1,))[(slice(None),) * d + (index,)] = value
+        return out
+    return x.index_fill(dim, type(x)._make(index, False), value)
+
+
 def flip(x: Any, dims: tuple) -> Any:
     return np.flip(x, dims) if isinstance(x, ndarray) else x.flip(dims)
 

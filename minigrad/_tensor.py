@@ -788,6 +788,35 @@ class Tensor:
     def type_as(self, other: Tensor) -> Tensor:
         return self.to(other.dtype)
 
+    # ------------------------------------------------------ diagonals, trace
+    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        """The diagonal of dims ``dim1`` and ``dim2`` (a view), as the last dim."""
+        return self._view(S.Diagonal, offset, dim1, dim2)
+
+    def diag(self, diagonal: int = 0) -> Tensor:
+        """Of a matrix, its diagonal (a copy); of a vector, the matrix with it on
+        the diagonal."""
+        ndim = self._data.ndim
+        if ndim == 2:
+            return S.DiagonalCopy.apply(self, diagonal, 0, 1)
+        if ndim == 1:
+            return S.DiagEmbed.apply(self, diagonal, -2, -1)
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {ndim}D")
+
+    def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+        return S.DiagEmbed.apply(self, offset, dim1, dim2)
+
+    def trace(self) -> Tensor:
+        return S.Trace.apply(self)
+
+    def index_fill(self, dim: int, index: Tensor, value: Any) -> Tensor:
+        cls = S.IndexFill if isinstance(value, Tensor) else S.IndexFillScalar
+        return cls.apply(self, dim, (index,), value)
+
+    def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
+        cls = S.IndexFill if isinstance(value, Tensor) else S.IndexFillScalar
+        return self._inplace(cls, dim, (index,), value)
+
     # ------------------------------------------------------------- ordering
     def sort(
         self, dim: int = -1, descending: bool = False, *, stable: bool | None = None

@@ -323,6 +323,11 @@ REDUCTIONS = {
     "repeat_both": lambda lib, x: x.repeat(2, 2),
     "repeat_ones_leading": lambda lib, x: x.repeat(1, 1, 1),
     "type_as": lambda lib, x: x.type_as(lib.ones(1, dtype=lib.float32)).double(),
+    "diagonal": lambda lib, x: x.diagonal(1) * x[0, 1:],
+    "diag": lambda lib, x: x.diag(),
+    "diag_embed": lambda lib, x: x.diag_embed(),
+    "trace": lambda lib, x: x[:, :2].trace() * x,
+    "index_fill": lambda lib, x: x.index_fill(1, lib.tensor([1]), x[0, 0]),
     "layer_norm": lambda lib, x: lib.nn.functional.layer_norm(x, (3,)),
     "layer_norm_affine": lambda lib, x: lib.nn.functional.layer_norm(
         x, (3,), x[0].detach() * 2, x[1].detach()

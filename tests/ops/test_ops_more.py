@@ -665,6 +665,18 @@ MORE_SHAPE_OPS = {
     "roll_dims": (lambda T, a: T.roll(a, (1, -2), (0, -1)), (2, 3)),
     "roll_flat": (lambda T, a: a.roll(-4), (2, 3)),
     "tile": (lambda T, a: a.tile(2, 1), (2, 3)),
+    "diagonal": (lambda T, a: a.diagonal(), (2, 3)),
+    "diagonal_3d": (lambda T, a: T.diagonal(a, -1, 2, 0), (2, 3, 4)),
+    "diag_matrix": (lambda T, a: a.diag(1), (3, 3)),
+    "diag_vector": (lambda T, a: T.diag(a, -1), (3,)),
+    "diag_embed": (lambda T, a: a.diag_embed(1, 0, 2), (2, 3)),
+    "trace": (lambda T, a: a.trace(), (3, 2)),
+    "index_fill": (lambda T, a: a.index_fill(1, T.tensor([0, 2]), -1.5), (2, 3)),
+    "index_fill_tensor": (
+        lambda T, a: T.index_fill(a, 0, T.tensor([1]), a[0, 0] * 2),
+        (2, 3),
+    ),
+    "diagonal_written": (lambda T, a: _diagonal_zeroed(a), (3, 3)),
     "layer_norm": (lambda T, a: T.nn.functional.layer_norm(a, (3,)), (2, 3)),
     "layer_norm_affine": (
         lambda T, a: T.nn.functional.layer_norm(a, (2,), a[0] + 1, a[1] * 3),
@@ -676,6 +688,12 @@ MORE_SHAPE_OPS = {
     ),
     "tile_more": (lambda T, a: T.tile(a, (2, 1, 2)), (3,)),
 }
+
+
+def _diagonal_zeroed(a: Any) -> Any:
+    y = a * 1
+    y.diagonal().mul_(3)  # through the view: CopySlices on y
+    return y
 
 
 @pytest.mark.parametrize("name", sorted(MORE_SHAPE_OPS))
