@@ -9,6 +9,9 @@ from .layers import (
     ELU,
     GELU,
     SELU,
+    Conv1d,
+    Conv2d,
+    Conv3d,
     Dropout,
     Embedding,
     Flatten,
@@ -45,6 +48,9 @@ from .parameter import Parameter
 
 __all__ = [
     "CELU",
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
     "ELU",
     "Hardtanh",
     "HuberLoss",

@@ -12,6 +12,7 @@ from .. import creation
 from .._tensor import Tensor, matmul
 from ..ops import activation as AC
 from ..ops import arithmetic as A
+from ..ops import conv as CV
 from ..ops import nn as N
 from ..ops import pointwise as P
 from ..ops import selection as C
@@ -146,6 +147,87 @@ def layer_norm(
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     return N.NativeLayerNorm.apply(input, weight, bias, tuple(normalized_shape), eps)
+
+
+def _conv(
+    k: int,
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    groups: int,
+) -> Tensor:
+    """A ``k``-d convolution: one node, ConvolutionBackward0 (an unbatched input
+    gets a batch dim of 1 for it, as in PyTorch)."""
+
+    def tup(v: Any) -> tuple[int, ...]:
+        return (v,) * k if isinstance(v, int) else tuple(v)
+
+    stride, dilation = tup(stride), tup(dilation)
+    kernel = weight.shape[2:]
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = (0,) * k
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise ValueError(
+                    "padding='same' is not supported for strided convolutions"
+                )
+            total = [d * (n - 1) for d, n in zip(dilation, kernel)]
+            if any(t % 2 for t in total):
+                raise NotImplementedError(
+                    "minigrad's padding='same' needs an odd (dilated) kernel size"
+                )
+            padding = tuple(t // 2 for t in total)
+        else:
+            raise ValueError(
+                f"Invalid padding string '{padding}', should be one of "
+                "{'valid', 'same'}"
+            )
+    unbatched = input.dim() == k + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    geometry = (stride, tup(padding), dilation, groups)
+    out = CV.Convolution.apply(input, weight, bias, geometry)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv1d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
+    return _conv(1, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
+    return _conv(2, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
+    return _conv(3, input, weight, bias, stride, padding, dilation, groups)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

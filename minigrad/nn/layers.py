@@ -56,6 +56,90 @@ class Linear(Module):
         )
 
 
+class _ConvNd(Module):
+    """Shared by Conv1d/2d/3d: weight (out, in/groups, *kernel) and bias drawn as
+    PyTorch draws them (as for Linear, with fan_in = in/groups · kernel)."""
+
+    k: int  # spatial dims
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        if in_channels % groups:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups:
+            raise ValueError("out_channels must be divisible by groups")
+        if padding_mode != "zeros":
+            raise NotImplementedError("minigrad's convolutions pad with zeros only")
+
+        def tup(v: Any) -> tuple[int, ...]:
+            return (v,) * self.k if isinstance(v, int) else tuple(v)
+
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride = tup(kernel_size), tup(stride)
+        self.padding = padding if isinstance(padding, str) else tup(padding)
+        self.dilation, self.groups = tup(dilation), groups
+        self.padding_mode = padding_mode
+        shape = (out_channels, in_channels // groups) + self.kernel_size
+        self.weight = Parameter(creation.empty(shape, dtype=dtype))
+        if bias:
+            self.bias = Parameter(creation.empty(out_channels, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        Linear.reset_parameters(self)  # type: ignore[arg-type]
+
+    def forward(self, input: Tensor) -> Tensor:
+        conv = (F.conv1d, F.conv2d, F.conv3d)[self.k - 1]
+        return conv(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            self.dilation,
+            self.groups,
+        )
+
+    def extra_repr(self) -> str:
+        s = (
+            f"{self.in_channels}, {self.out_channels}, "
+            f"kernel_size={self.kernel_size}, stride={self.stride}"
+        )
+        if self.padding != (0,) * self.k:
+            s += f", padding={self.padding}"
+        if self.dilation != (1,) * self.k:
+            s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s
+
+
+class Conv1d(_ConvNd):
+    k = 1
+
+
+class Conv2d(_ConvNd):
+    k = 2
+
+
+class Conv3d(_ConvNd):
+    k = 3
+
+
 class Identity(Module):
     """Returns its input (arguments are accepted and ignored)."""
 

@@ -328,6 +328,12 @@ REDUCTIONS = {
     "diag_embed": lambda lib, x: x.diag_embed(),
     "trace": lambda lib, x: x[:, :2].trace() * x,
     "index_fill": lambda lib, x: x.index_fill(1, lib.tensor([1]), x[0, 0]),
+    "conv1d": lambda lib, x: lib.nn.functional.conv1d(
+        x.reshape(1, 2, 3), x.detach().reshape(3, 2, 1) * 0.5, padding=1
+    ),
+    "conv2d_weight": lambda lib, x: lib.nn.functional.conv2d(
+        lib.ones(1, 1, 3, 4, dtype=x.dtype), x.reshape(3, 1, 1, 2), stride=2
+    ),
     "layer_norm": lambda lib, x: lib.nn.functional.layer_norm(x, (3,)),
     "layer_norm_affine": lambda lib, x: lib.nn.functional.layer_norm(
         x, (3,), x[0].detach() * 2, x[1].detach()

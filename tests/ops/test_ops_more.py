@@ -701,6 +701,55 @@ def test_more_shape_ops(name: str) -> None:
     check_one_input_op(*MORE_SHAPE_OPS[name])
 
 
+CONV = {  # (fn of (T, input, weight), input shape, weight shape)
+    "conv2d": (
+        lambda T, x, w: T.nn.functional.conv2d(x, w),
+        (1, 2, 4, 4),
+        (3, 2, 2, 2),
+    ),
+    "conv2d_stride_pad": (
+        lambda T, x, w: T.nn.functional.conv2d(
+            x, w, w[:, 0, 0, 0], stride=2, padding=1
+        ),
+        (2, 2, 5, 4),
+        (3, 2, 3, 2),
+    ),
+    "conv2d_groups_dilation": (
+        lambda T, x, w: T.nn.functional.conv2d(x, w, dilation=(2, 1), groups=2),
+        (1, 4, 5, 3),
+        (2, 2, 2, 2),
+    ),
+    "conv2d_same_unbatched": (
+        lambda T, x, w: T.nn.functional.conv2d(x, w, padding="same"),
+        (2, 3, 3),
+        (2, 2, 3, 3),
+    ),
+    "conv1d": (
+        lambda T, x, w: T.nn.functional.conv1d(x, w, stride=2, padding=2),
+        (2, 2, 5),
+        (3, 2, 3),
+    ),
+    "conv3d": (
+        lambda T, x, w: T.nn.functional.conv3d(x, w),
+        (1, 1, 3, 3, 3),
+        (2, 1, 2, 2, 2),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONV))
+def test_convolutions(name: str) -> None:
+    """gradcheck, PyTorch's values, graph, saved attributes and gradients, and
+    second order (through ConvolutionBackwardBackward0) for both arguments."""
+    fn, sx, sw = CONV[name]
+    rng = np.random.default_rng(19)
+    x, w = rng.normal(size=sx), rng.normal(size=sw)
+    check_gradcheck(fn, x, w)
+    differential(fn, [x, w])
+    differential(fn, [x, w], requires_grad=(False, True))
+    second_order(lambda T, a, b: fn(T, a, b) ** 2, [x, w])
+
+
 def test_embedding_padding_and_frequency_scaling() -> None:
     """Not the derivative on purpose (no gradient for the padding row, shares
     divided by counts), so no gradcheck: PyTorch's values and graphs."""
