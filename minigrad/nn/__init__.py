@@ -9,6 +9,7 @@ from .layers import (
     ELU,
     GELU,
     SELU,
+    AvgPool2d,
     Conv1d,
     Conv2d,
     Conv3d,
@@ -22,6 +23,7 @@ from .layers import (
     Linear,
     LogSigmoid,
     LogSoftmax,
+    MaxPool2d,
     Mish,
     ModuleList,
     ReLU,
@@ -47,7 +49,9 @@ from .module import Module
 from .parameter import Parameter
 
 __all__ = [
+    "AvgPool2d",
     "CELU",
+    "MaxPool2d",
     "Conv1d",
     "Conv2d",
     "Conv3d",

@@ -15,6 +15,7 @@ from ..ops import arithmetic as A
 from ..ops import conv as CV
 from ..ops import nn as N
 from ..ops import pointwise as P
+from ..ops import pool as PL
 from ..ops import selection as C
 from ..ops._common import broadcast_shape
 
@@ -228,6 +229,49 @@ def conv3d(
     groups: int = 1,
 ) -> Tensor:
     return _conv(3, input, weight, bias, stride, padding, dilation, groups)
+
+
+def _pool_args(
+    kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool
+) -> tuple:
+    """(pool geometry, stride as PyTorch saves it: () when not given)."""
+
+    def pair(v: Any) -> tuple[int, int]:
+        return (v, v) if isinstance(v, int) else (v[0], v[-1])
+
+    kernel = pair(kernel_size)
+    given = () if stride is None or stride == [] else pair(stride)
+    pool = (kernel, given or kernel, pair(padding), pair(dilation), ceil_mode)
+    return pool, given
+
+
+def max_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """The maximum of each window (and, with return_indices, where it was)."""
+    pool, given = _pool_args(kernel_size, stride, padding, dilation, ceil_mode)
+    values, indices = PL.MaxPool2d.apply(input, pool, given)
+    return (values, indices) if return_indices else values
+
+
+def avg_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
+    """The mean of each window."""
+    pool, given = _pool_args(kernel_size, stride, padding, 1, ceil_mode)
+    return PL.AvgPool2d.apply(input, pool, given, count_include_pad, divisor_override)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

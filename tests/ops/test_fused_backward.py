@@ -334,6 +334,10 @@ REDUCTIONS = {
     "conv2d_weight": lambda lib, x: lib.nn.functional.conv2d(
         lib.ones(1, 1, 3, 4, dtype=x.dtype), x.reshape(3, 1, 1, 2), stride=2
     ),
+    "max_pool2d": lambda lib, x: lib.nn.functional.max_pool2d(x.reshape(1, 2, 3), 2, 1),
+    "avg_pool2d": lambda lib, x: lib.nn.functional.avg_pool2d(
+        x.reshape(1, 1, 2, 3), 2, 1, 1, count_include_pad=False
+    ),
     "layer_norm": lambda lib, x: lib.nn.functional.layer_norm(x, (3,)),
     "layer_norm_affine": lambda lib, x: lib.nn.functional.layer_norm(
         x, (3,), x[0].detach() * 2, x[1].detach()

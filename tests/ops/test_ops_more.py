@@ -677,6 +677,18 @@ MORE_SHAPE_OPS = {
         (2, 3),
     ),
     "diagonal_written": (lambda T, a: _diagonal_zeroed(a), (3, 3)),
+    "max_pool2d": (lambda T, a: T.nn.functional.max_pool2d(a, 2), (1, 2, 4, 4)),
+    "max_pool2d_pad_ceil": (
+        lambda T, a: T.nn.functional.max_pool2d(a, 3, 2, 1, ceil_mode=True),
+        (2, 1, 5, 4),
+    ),
+    "avg_pool2d": (lambda T, a: T.nn.functional.avg_pool2d(a, 2), (1, 2, 4, 4)),
+    "avg_pool2d_pad": (
+        lambda T, a: T.nn.functional.avg_pool2d(
+            a, 3, 2, 1, ceil_mode=True, count_include_pad=False
+        ),
+        (2, 5, 4),
+    ),
     "layer_norm": (lambda T, a: T.nn.functional.layer_norm(a, (3,)), (2, 3)),
     "layer_norm_affine": (
         lambda T, a: T.nn.functional.layer_norm(a, (2,), a[0] + 1, a[1] * 3),

@@ -1,0 +1,267 @@
+"""2-d max and average pooling over the windows ``conv.windows`` gives.
+
+Max pooling keeps, per window, the input position of its maximum (PyTorch's
+``indices``): its gradient goes back there. Average pooling spreads each
+gradient evenly over its window. Under create_graph both have PyTorch's fused
+nodes, whose own gradients pick (max) or pool (average) the upstream gradient.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .. import _formula as f
+from ._common import Op
+from .conv import windows
+
+Pool = tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int], bool]
+
+
+def output_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
+    """PyTorch's pooling output size; with ceil_mode a last, partial window is
+    kept only if it starts inside the input or its left padding."""
+    span = n + 2 * p - d * (k - 1) - 1
+    out = (span + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (out - 1) * s >= n + p:
+        out -= 1
+    return out
+
+
+def _check(x: np.ndarray, kernel: tuple, padding: tuple) -> None:
+    if x.ndim not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if any(2 * p > k for p, k in zip(padding, kernel)):
+        raise RuntimeError(
+            "pad should be at most half of effective kernel size, but got "
+            f"pad={padding[0]}, kernel_size={kernel[0]} and dilation=1"
+        )
+
+
+def _sizes(x: np.ndarray, pool: Pool) -> tuple:
+    kernel, stride, padding, dilation, ceil_mode = pool
+    return tuple(
+        output_size(n, k, s, p, d, ceil_mode)
+        for n, k, s, p, d in zip(x.shape[2:], kernel, stride, padding, dilation)
+    )
+
+
+class MaxPool2d(Op):
+    """d max_pool2d(a) = g added at each window's maximum"""
+
+    node_name = "MaxPool2DWithIndicesBackward0"
+    saved = ("self", "result1")
+    saved_attrs = ("ceil_mode", "dilation", "kernel_size", "padding", "stride")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, pool: Pool, stride_arg: tuple) -> tuple:
+        from .._tensor import Tensor
+
+        kernel, stride, padding, dilation, ceil_mode = pool
+        x = a._data
+        _check(x, kernel, padding)
+        ctx.kernel_size, ctx.stride, ctx.padding = kernel, stride_arg, padding
+        ctx.dilation, ctx.ceil_mode, ctx.pool = dilation, ceil_mode, pool
+        batch = x.reshape((-1,) + x.shape[-3:])
+        out = _sizes(batch, pool)
+        win = windows(batch, kernel, (stride, padding, dilation, 1), -np.inf, out)
+        flat = win.reshape(win.shape[:4] + (-1,))
+        pos = flat.argmax(axis=-1)  # (NaN counts as the largest, as in PyTorch)
+        values = np.take_along_axis(flat, pos[..., None], -1)[..., 0]
+        # the maximum's position in the (unpadded) input, row-major per channel
+        kh, kw = np.divmod(pos, kernel[1])
+        rows = np.arange(out[0])[:, None] * stride[0] + kh * dilation[0] - padding[0]
+        cols = np.arange(out[1])[None, :] * stride[1] + kw * dilation[1] - padding[1]
+        idx = (rows * x.shape[-1] + cols).reshape(x.shape[:-2] + out)
+        indices = Tensor._make(np.ascontiguousarray(idx, np.int64), False)
+        ctx.mark_non_differentiable(indices)
+        ctx.save_for_backward(a, indices)
+        return values.reshape(x.shape[:-2] + out).astype(x.dtype), indices
+
+    @staticmethod
+    def backward(ctx: Any, g: Any, _: Any) -> tuple:
+        x, indices = ctx.saved_tensors
+        return max_pool_backward(g, x, indices), None, None
+
+
+def max_pool_backward(g: Any, x: Any, indices: Any) -> Any:
+    """``g`` added into zeros like x at ``indices``; on Tensors one node,
+    MaxPool2DWithIndicesBackwardBackward0 (PyTorch's fused kernel)."""
+    if not isinstance(g, f.ndarray):
+        return MaxPoolBackward.apply(g, x, (indices,))
+    shape = tuple(f.data(x).shape)
+    idx = f.data(indices)
+    planes = math.prod(shape[:-2])
+    out = np.zeros((planes, shape[-2] * shape[-1]), g.dtype)
+    np.add.at(
+        out,
+        (np.arange(planes)[:, None], idx.reshape(planes, -1)),
+        g.reshape(planes, -1),
+    )
+    return out.reshape(shape)
+
+
+class MaxPoolBackward(Op):
+    """d max_pool2d_backward(g) = gg at each window's maximum (none for x)"""
+
+    node_name, saved = "MaxPool2DWithIndicesBackwardBackward0", ("indices",)
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, x: Any, consts: tuple) -> Any:
+        (indices,) = consts
+        ctx.save_for_backward(indices)
+        ctx.x_shape = x._data.shape
+        return max_pool_backward(g._data, x._data, indices._data)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        (indices,) = ctx.saved_tensors
+        idx = f.data(indices)
+        planes = math.prod(ctx.x_shape[:-2])
+        flat = f.reshape(gg, (planes, -1))
+        key = along_rows(idx.reshape(planes, -1))
+        picked = f.gather(flat, 1, f.reshape(indices, (planes, -1)), key)
+        return f.reshape(picked, idx.shape), f.zeros(ctx.x_shape, gg), None
+
+
+def along_rows(idx: np.ndarray) -> tuple:
+    """The advanced-indexing key of ``gather(1, idx)`` on a 2-d array."""
+    return (np.arange(idx.shape[0])[:, None], idx)
+
+
+class AvgPool2d(Op):
+    """d avg_pool2d(a) = g / divisor spread over each window"""
+
+    node_name, saved = "AvgPool2DBackward0", ("self",)
+    saved_attrs = (
+        "ceil_mode",
+        "count_include_pad",
+        "divisor_override",
+        "kernel_size",
+        "padding",
+        "stride",
+    )
+
+    @staticmethod
+    def forward(
+        ctx: Any, a: Any, pool: Pool, stride_arg: tuple, include_pad: bool, div: Any
+    ) -> Any:
+        kernel, stride, padding, _, ceil_mode = pool
+        x = a._data
+        _check(x, kernel, padding)
+        ctx.kernel_size, ctx.stride, ctx.padding = kernel, stride_arg, padding
+        ctx.ceil_mode, ctx.count_include_pad, ctx.divisor_override = (
+            ceil_mode,
+            include_pad,
+            div,
+        )
+        ctx.pool = pool
+        ctx.save_for_backward(a)
+        return avg_pool_values(x, pool, include_pad, div)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (x,) = ctx.saved_tensors
+        args = (ctx.pool, ctx.stride, ctx.count_include_pad, ctx.divisor_override)
+        return avg_pool_backward(g, x, *args), None, None, None, None
+
+
+def avg_pool_values(x: np.ndarray, pool: Pool, include_pad: bool, div: Any) -> Any:
+    kernel, stride, padding, _, _ = pool
+    batch = x.reshape((-1,) + x.shape[-3:])
+    out = _sizes(batch, pool)
+    win = windows(batch, kernel, (stride, padding, (1, 1), 1), 0.0, out)
+    total = win.sum(axis=(-2, -1))
+    divisor = _divisors(x.shape, pool, include_pad, div)
+    return (total / divisor).reshape(x.shape[:-2] + out).astype(x.dtype)
+
+
+def _divisors(shape: tuple, pool: Pool, include_pad: bool, div: Any) -> Any:
+    """Each window's divisor: the override, the kernel's area, or (without
+    count_include_pad) the number of input elements the window covers."""
+    kernel, stride, padding, _, ceil_mode = pool
+    if div:
+        return div
+    out = _sizes(np.empty((1, 1) + shape[-2:]), pool)
+    counts = []
+    for n, k, s, p, o in zip(shape[-2:], kernel, stride, padding, out):
+        start = np.arange(o) * s - p
+        end = np.minimum(start + k, n + p)  # a window ends at the padding's edge
+        if include_pad:
+            counts.append(end - start)
+        else:
+            counts.append(np.minimum(end, n) - np.maximum(start, 0))
+    return counts[0][:, None] * counts[1][None, :]
+
+
+def avg_pool_backward(
+    g: Any, x: Any, pool: Pool, stride_arg: tuple, include_pad: bool, div: Any
+) -> Any:
+    """Each window's ``g / divisor`` added over the window (``x``: the pooled
+    input); on Tensors one node, AvgPool2DBackwardBackward0."""
+    if not isinstance(g, f.ndarray):
+        return AvgPoolBackward.apply(g, x, pool, stride_arg, include_pad, div)
+    shape = tuple(f.data(x).shape)
+    kernel, stride, padding, _, _ = pool
+    share = g / _divisors(shape, pool, include_pad, div)
+    planes = share.reshape((-1,) + share.shape[-2:])
+    oh, ow = planes.shape[-2:]
+    height = max(shape[-2] + 2 * padding[0], (oh - 1) * stride[0] + kernel[0])
+    width = max(shape[-1] + 2 * padding[1], (ow - 1) * stride[1] + kernel[1])
+    padded = np.zeros((planes.shape[0], height, width), g.dtype)
+    for i in range(kernel[0]):
+        for j in range(kernel[1]):
+            rows = slice(i, i + stride[0] * (oh - 1) + 1, stride[0])
+            cols = slice(j, j + stride[1] * (ow - 1) + 1, stride[1])
+            padded[:, rows, cols] += planes
+    h, w = shape[-2:]
+    crop = padded[:, padding[0] : padding[0] + h, padding[1] : padding[1] + w]
+    return np.ascontiguousarray(crop).reshape(shape).astype(g.dtype, copy=False)
+
+
+class AvgPoolBackward(Op):
+    """d avg_pool2d_backward(g) = avg_pool2d(gg) (none for x)"""
+
+    node_name = "AvgPool2DBackwardBackward0"
+    saved_attrs = (
+        "ceil_mode",
+        "count_include_pad",
+        "divisor_override",
+        "kernel_size",
+        "padding",
+        "stride",
+    )
+
+    @staticmethod
+    def forward(
+        ctx: Any,
+        g: Any,
+        x: Any,
+        pool: Pool,
+        stride_arg: tuple,
+        include_pad: bool,
+        div: Any,
+    ) -> Any:
+        kernel, _, padding, _, ceil_mode = pool
+        ctx.kernel_size, ctx.stride, ctx.padding = kernel, stride_arg, padding
+        ctx.ceil_mode, ctx.count_include_pad, ctx.divisor_override = (
+            ceil_mode,
+            include_pad,
+            div,
+        )
+        ctx.args, ctx.x_shape = (pool, stride_arg, include_pad, div), x._data.shape
+        return avg_pool_backward(g._data, x._data, pool, stride_arg, include_pad, div)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        pooled = avg_pool(gg, *ctx.args)
+        return pooled, f.zeros(ctx.x_shape, gg), None, None, None, None
+
+
+def avg_pool(x: Any, pool: Pool, stride_arg: tuple, include_pad: bool, div: Any) -> Any:
+    """avg_pool2d of an array or a Tensor (for formulas)."""
+    if isinstance(x, f.ndarray):
+        return avg_pool_values(x, pool, include_pad, div)
+    return AvgPool2d.apply(x, pool, stride_arg, include_pad, div)
