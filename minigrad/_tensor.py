@@ -20,6 +20,7 @@ import numpy as np
 from . import _dtype as dt
 from . import function, grad_mode
 from ._tensor_str import tensor_repr
+from ._warn import warn
 from .function import AccumulateGrad, Node, _check_inplace
 from .ops import arithmetic as A
 from .ops import linalg as L
@@ -453,6 +454,11 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
+        if self.requires_grad:
+            warn(
+                "Converting a tensor with requires_grad=True to a scalar may lead "
+                "to unexpected behavior.\nConsider using tensor.detach() first."
+            )
         return float(self.item())
 
     def __int__(self) -> int:

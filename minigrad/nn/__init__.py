@@ -10,6 +10,9 @@ from .layers import (
     GELU,
     SELU,
     AvgPool2d,
+    BatchNorm1d,
+    BatchNorm2d,
+    BatchNorm3d,
     Conv1d,
     Conv2d,
     Conv3d,
@@ -50,6 +53,9 @@ from .parameter import Parameter
 
 __all__ = [
     "AvgPool2d",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BatchNorm3d",
     "CELU",
     "MaxPool2d",
     "Conv1d",

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -14,6 +15,7 @@ from ..ops import activation as AC
 from ..ops import arithmetic as A
 from ..ops import conv as CV
 from ..ops import nn as N
+from ..ops import norm as NORM
 from ..ops import pointwise as P
 from ..ops import pool as PL
 from ..ops import selection as C
@@ -147,7 +149,7 @@ def layer_norm(
     elementwise: one node, NativeLayerNormBackward0."""
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
-    return N.NativeLayerNorm.apply(input, weight, bias, tuple(normalized_shape), eps)
+    return NORM.NativeLayerNorm.apply(input, weight, bias, tuple(normalized_shape), eps)
 
 
 def _conv(
@@ -272,6 +274,34 @@ def avg_pool2d(
     """The mean of each window."""
     pool, given = _pool_args(kernel_size, stride, padding, 1, ceil_mode)
     return PL.AvgPool2d.apply(input, pool, given, count_include_pad, divisor_override)
+
+
+def batch_norm(
+    input: Tensor,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Normalize each channel over the batch (and spatial dims), then scale
+    and shift; in training the running statistics are updated in place."""
+    if training:
+        size = input.shape
+        count = size[0] * math.prod(size[2:])
+        if count == 1:
+            raise ValueError(
+                "Expected more than 1 value per channel when training, got input "
+                f"size {size}"
+            )
+    elif running_mean is None or running_var is None:
+        raise RuntimeError("running_mean must be defined in evaluation mode")
+    stats = (running_mean, running_var)
+    return NORM.NativeBatchNorm.apply(
+        input, weight, bias, stats, training, momentum, eps
+    )
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

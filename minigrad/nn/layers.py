@@ -7,7 +7,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
-from .. import creation, grad_mode
+from .. import _dtype, creation, grad_mode
 from .._tensor import Tensor
 from . import functional as F
 from . import init
@@ -138,6 +138,94 @@ class Conv2d(_ConvNd):
 
 class Conv3d(_ConvNd):
     k = 3
+
+
+class _BatchNorm(Module):
+    """Normalizes each channel over the batch: with batch statistics while
+    training (updating ``running_mean``/``running_var``), with the running ones
+    in eval mode. ``dims``: the input dims it accepts."""
+
+    dims: tuple[int, ...]
+
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float | None = 0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+        *,
+        bias: bool = True,
+    ) -> None:
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if affine:
+            self.weight = Parameter(creation.ones(num_features, dtype=dtype))
+            if bias:
+                self.bias = Parameter(creation.zeros(num_features, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer(
+                "running_mean", creation.zeros(num_features, dtype=dtype)
+            )
+            self.register_buffer(
+                "running_var", creation.ones(num_features, dtype=dtype)
+            )
+            self.register_buffer(
+                "num_batches_tracked", creation.tensor(0, dtype=_dtype.int64)
+            )
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.dim() not in self.dims:
+            want = " or ".join(f"{d}D" for d in self.dims)
+            raise ValueError(f"expected {want} input (got {input.dim()}D input)")
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats:
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:  # a cumulative average
+                factor = 1.0 / float(self.num_batches_tracked)
+        use_batch = self.training or self.running_mean is None
+        keep = not self.training or self.track_running_stats
+        return F.batch_norm(
+            input,
+            self.running_mean if keep else None,
+            self.running_var if keep else None,
+            self.weight,
+            self.bias,
+            use_batch,
+            factor,
+            self.eps,
+        )
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+            f"affine={self.affine}, bias={self.bias is not None}, "
+            f"track_running_stats={self.track_running_stats}"
+        )
+
+
+class BatchNorm1d(_BatchNorm):
+    dims = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    dims = (4,)
+
+
+class BatchNorm3d(_BatchNorm):
+    dims = (5,)
 
 
 class MaxPool2d(Module):

@@ -338,6 +338,12 @@ REDUCTIONS = {
     "avg_pool2d": lambda lib, x: lib.nn.functional.avg_pool2d(
         x.reshape(1, 1, 2, 3), 2, 1, 1, count_include_pad=False
     ),
+    "batch_norm": lambda lib, x: lib.nn.functional.batch_norm(
+        x.t(), None, None, x[0, :2].detach(), None, training=True
+    ),
+    "batch_norm_eval": lambda lib, x: lib.nn.functional.batch_norm(
+        x, x[0].detach() * 0, x[1].detach() ** 2, x[0].detach()
+    ),
     "layer_norm": lambda lib, x: lib.nn.functional.layer_norm(x, (3,)),
     "layer_norm_affine": lambda lib, x: lib.nn.functional.layer_norm(
         x, (3,), x[0].detach() * 2, x[1].detach()

@@ -689,6 +689,18 @@ MORE_SHAPE_OPS = {
         ),
         (2, 5, 4),
     ),
+    "batch_norm_train": (
+        lambda T, a: T.nn.functional.batch_norm(
+            a, None, None, a[0, :, 0] * 0 + 1.5, None, training=True
+        ),
+        (3, 2, 2),
+    ),
+    "batch_norm_eval": (
+        lambda T, a: T.nn.functional.batch_norm(
+            a, T.zeros(2, dtype=a.dtype), T.ones(2, dtype=a.dtype), a[0] + 1, a[1]
+        ),
+        (3, 2),
+    ),
     "layer_norm": (lambda T, a: T.nn.functional.layer_norm(a, (3,)), (2, 3)),
     "layer_norm_affine": (
         lambda T, a: T.nn.functional.layer_norm(a, (2,), a[0] + 1, a[1] * 3),
