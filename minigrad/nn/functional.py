@@ -197,40 +197,24 @@ def _conv(
     return out.squeeze(0) if unbatched else out
 
 
-def conv1d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-) -> Tensor:
-    return _conv(1, input, weight, bias, stride, padding, dilation, groups)
+def _conv_function(k: int) -> Any:
+    def conv(
+        input: Tensor,
+        weight: Tensor,
+        bias: Tensor | None = None,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+    ) -> Tensor:
+        return _conv(k, input, weight, bias, stride, padding, dilation, groups)
+
+    conv.__name__ = conv.__qualname__ = f"conv{k}d"
+    conv.__doc__ = f"A {k}-d convolution (cross-correlation, as PyTorch's)."
+    return conv
 
 
-def conv2d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-) -> Tensor:
-    return _conv(2, input, weight, bias, stride, padding, dilation, groups)
-
-
-def conv3d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-) -> Tensor:
-    return _conv(3, input, weight, bias, stride, padding, dilation, groups)
+conv1d, conv2d, conv3d = _conv_function(1), _conv_function(2), _conv_function(3)
 
 
 def _pool_args(

@@ -168,22 +168,14 @@ class Convolution(Op):
         xd, wd = x._data, w._data
         bd = None if b is None else b._data
         _check(xd, wd, bd, geometry[3])
-        stride, padding, dilation, groups = geometry
-        ctx.stride, ctx.padding, ctx.dilation, ctx.groups = (
-            stride,
-            padding,
-            dilation,
-            groups,
-        )
-        ctx.transposed, ctx.output_padding = False, (0,) * len(stride)
+        _keep_geometry(ctx, geometry)
         ctx.bias_sym_sizes_opt = (0,) if b is None else bd.shape
-        ctx.geometry = geometry
         ctx.save_for_backward(x, w)
         ctx.input_shape = xd.shape
         ctx.kernel = wd.shape[2:]
         out = conv_forward(xd, wd, geometry)
         if bd is not None:
-            out = out + bd.reshape((1, -1) + (1,) * len(stride))
+            out = out + bd.reshape((1, -1) + (1,) * len(geometry[0]))
         return out
 
     @staticmethod
@@ -194,6 +186,13 @@ class Convolution(Op):
             g, x, w, ctx.input_shape, ctx.kernel, ctx.geometry, needs
         )
         return (*grads, None)
+
+
+def _keep_geometry(ctx: Any, geometry: Geometry) -> None:
+    """The convolution's settings, as PyTorch's nodes show them (``_saved_*``)."""
+    ctx.stride, ctx.padding, ctx.dilation, ctx.groups = geometry
+    ctx.transposed, ctx.output_padding = False, (0,) * len(geometry[0])
+    ctx.geometry = geometry
 
 
 def convolution_backward(
@@ -243,15 +242,8 @@ class ConvolutionBackward(Op):
         geometry: Geometry,
         needs: tuple,
     ) -> tuple:
-        stride, padding, dilation, groups = geometry
-        ctx.stride, ctx.padding, ctx.dilation, ctx.groups = (
-            stride,
-            padding,
-            dilation,
-            groups,
-        )
-        ctx.transposed, ctx.output_padding = False, (0,) * len(stride)
-        ctx.geometry, ctx.shape, ctx.kernel = geometry, shape, kernel
+        _keep_geometry(ctx, geometry)
+        ctx.shape, ctx.kernel = shape, kernel
         ctx.save_for_backward(g, x, w)
         ctx.set_materialize_grads(False)
         xd = None if x is None else x._data

@@ -148,24 +148,27 @@ class AvgPool2d(Op):
     def forward(
         ctx: Any, a: Any, pool: Pool, stride_arg: tuple, include_pad: bool, div: Any
     ) -> Any:
-        kernel, stride, padding, _, ceil_mode = pool
         x = a._data
-        _check(x, kernel, padding)
-        ctx.kernel_size, ctx.stride, ctx.padding = kernel, stride_arg, padding
-        ctx.ceil_mode, ctx.count_include_pad, ctx.divisor_override = (
-            ceil_mode,
-            include_pad,
-            div,
-        )
-        ctx.pool = pool
+        _check(x, pool[0], pool[2])
+        _keep_avg(ctx, pool, stride_arg, include_pad, div)
         ctx.save_for_backward(a)
         return avg_pool_values(x, pool, include_pad, div)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         (x,) = ctx.saved_tensors
-        args = (ctx.pool, ctx.stride, ctx.count_include_pad, ctx.divisor_override)
-        return avg_pool_backward(g, x, *args), None, None, None, None
+        return avg_pool_backward(g, x, *ctx.args), None, None, None, None
+
+
+def _keep_avg(
+    ctx: Any, pool: Pool, stride_arg: tuple, include_pad: bool, div: Any
+) -> None:
+    """Average pooling's settings, as PyTorch's nodes show them (``_saved_*``)."""
+    kernel, _, padding, _, ceil_mode = pool
+    ctx.kernel_size, ctx.stride, ctx.padding = kernel, stride_arg, padding
+    ctx.ceil_mode, ctx.count_include_pad = ceil_mode, include_pad
+    ctx.divisor_override = div
+    ctx.pool, ctx.args = pool, (pool, stride_arg, include_pad, div)
 
 
 def avg_pool_values(x: np.ndarray, pool: Pool, include_pad: bool, div: Any) -> Any:
@@ -244,14 +247,8 @@ class AvgPoolBackward(Op):
         include_pad: bool,
         div: Any,
     ) -> Any:
-        kernel, _, padding, _, ceil_mode = pool
-        ctx.kernel_size, ctx.stride, ctx.padding = kernel, stride_arg, padding
-        ctx.ceil_mode, ctx.count_include_pad, ctx.divisor_override = (
-            ceil_mode,
-            include_pad,
-            div,
-        )
-        ctx.args, ctx.x_shape = (pool, stride_arg, include_pad, div), x._data.shape
+        _keep_avg(ctx, pool, stride_arg, include_pad, div)
+        ctx.x_shape = x._data.shape
         return avg_pool_backward(g._data, x._data, pool, stride_arg, include_pad, div)
 
     @staticmethod
