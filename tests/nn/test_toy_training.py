@@ -40,3 +40,53 @@ def test_mlp_learns_two_moons() -> None:
     accuracy = (pred == y_test).mean()
     assert loss.item() < 0.2
     assert accuracy >= 0.95, accuracy
+
+
+def test_small_cnn_follows_pytorch_step_for_step() -> None:
+    """A small CNN (Conv2d, BatchNorm2d, MaxPool2d, grouped 'same' Conv2d, SiLU,
+    AvgPool2d, LayerNorm, Linear) on 8x8 images, trained with AdamW and a StepLR
+    schedule: minigrad's losses follow PyTorch's for 15 steps from the same
+    weights."""
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    images = rng.normal(size=(16, 1, 8, 8))
+    labels = (images[:, 0, :4].mean((1, 2)) > images[:, 0, 4:].mean((1, 2))).astype(
+        np.int64
+    )
+
+    def build(lib):
+        nn_ = lib.nn
+        return nn_.Sequential(
+            nn_.Conv2d(1, 4, 3, padding=1),
+            nn_.BatchNorm2d(4),
+            nn_.ReLU(),
+            nn_.MaxPool2d(2),
+            nn_.Conv2d(4, 6, 3, stride=1, padding="same", groups=2),
+            nn_.SiLU(),
+            nn_.AvgPool2d(2),
+            nn_.Flatten(),
+            nn_.LayerNorm(24),
+            nn_.Linear(24, 2),
+        )
+
+    init = {k: v.detach().numpy() for k, v in build(torch).state_dict().items()}
+    curves = []
+    for lib in (minigrad, torch):
+        model = build(lib).double()
+        model.load_state_dict({k: lib.tensor(v).double() for k, v in init.items()})
+        opt = lib.optim.AdamW(model.parameters(), lr=0.01)
+        sched = lib.optim.lr_scheduler.StepLR(opt, step_size=5, gamma=0.5)
+        x, y = lib.tensor(images), lib.tensor(labels)
+        losses = []
+        for _ in range(15):
+            opt.zero_grad()
+            loss = lib.nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            sched.step()
+            losses.append(loss.item())
+        curves.append(np.array(losses))
+    np.testing.assert_allclose(curves[0], curves[1], rtol=1e-9, atol=1e-10)
+    assert curves[1][-1] < curves[1][0]
