@@ -9,6 +9,9 @@ from .layers import (
     ELU,
     GELU,
     SELU,
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AvgPool1d,
     AvgPool2d,
     BatchNorm1d,
     BatchNorm2d,
@@ -26,6 +29,7 @@ from .layers import (
     Linear,
     LogSigmoid,
     LogSoftmax,
+    MaxPool1d,
     MaxPool2d,
     Mish,
     ModuleList,
@@ -52,11 +56,15 @@ from .module import Module
 from .parameter import Parameter
 
 __all__ = [
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d",
+    "AvgPool1d",
     "AvgPool2d",
     "BatchNorm1d",
     "BatchNorm2d",
     "BatchNorm3d",
     "CELU",
+    "MaxPool1d",
     "MaxPool2d",
     "Conv1d",
     "Conv2d",

@@ -288,6 +288,63 @@ def batch_norm(
     )
 
 
+def max_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """max_pool2d over a height of 1 (as PyTorch computes it)."""
+    k, s, p, d = (_one(v) for v in (kernel_size, stride, padding, dilation))
+    pool = ((1, k), (1, s or k), (0, p), (1, d), ceil_mode)
+    values, indices = PL.MaxPool2d.apply(input.unsqueeze(-2), pool, pool[1])
+    values, indices = values.squeeze(-2), indices.squeeze(-2)
+    return (values, indices) if return_indices else values
+
+
+def avg_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+) -> Tensor:
+    """avg_pool2d over a height of 1 (as PyTorch computes it)."""
+    k, s, p = (_one(v) for v in (kernel_size, stride, padding))
+    pool = ((1, k), (1, s or k), (0, p), (1, 1), ceil_mode)
+    out = PL.AvgPool2d.apply(
+        input.unsqueeze(-2), pool, pool[1], count_include_pad, None
+    )
+    return out.squeeze(-2)
+
+
+def _one(v: Any) -> Any:
+    return v[0] if isinstance(v, (tuple, list)) else v
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
+    """Averages over windows that divide the input into ``output_size`` parts
+    (a mean over the last two dims for 1 x 1)."""
+    if isinstance(output_size, int):
+        output_size = (output_size, output_size)
+    out = tuple(
+        input.shape[-2 + i] if n is None else n for i, n in enumerate(output_size)
+    )
+    if out == (1, 1):
+        return input.mean((-1, -2), keepdim=True)
+    return PL.AdaptiveAvgPool2d.apply(input, out)
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
+    size = _one(output_size)
+    out = PL.AdaptiveAvgPool2d.apply(input.unsqueeze(-2), (1, size))
+    return out.squeeze(-2)
+
+
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Class indices -> rows of 0s with a 1 at the index (int64, no graph)."""
     idx = tensor._data

@@ -262,3 +262,81 @@ def avg_pool(x: Any, pool: Pool, stride_arg: tuple, include_pad: bool, div: Any)
     if isinstance(x, f.ndarray):
         return avg_pool_values(x, pool, include_pad, div)
     return AvgPool2d.apply(x, pool, stride_arg, include_pad, div)
+
+
+# ------------------------------------------------------------- adaptive pool
+def _bins(n: int, out: int) -> list[tuple[int, int]]:
+    """The input range of each of ``out`` adaptive windows over ``n`` elements:
+    [floor(i n / out), ceil((i + 1) n / out))."""
+    return [(i * n // out, -(-(i + 1) * n // out)) for i in range(out)]
+
+
+def adaptive_avg_values(x: np.ndarray, out: tuple) -> np.ndarray:
+    rows, cols = _bins(x.shape[-2], out[0]), _bins(x.shape[-1], out[1])
+    result = np.empty(x.shape[:-2] + out, x.dtype)
+    for i, (r0, r1) in enumerate(rows):
+        for j, (c0, c1) in enumerate(cols):
+            result[..., i, j] = x[..., r0:r1, c0:c1].mean(axis=(-2, -1))
+    return result
+
+
+class AdaptiveAvgPool2d(Op):
+    """d adaptive_avg_pool2d(a) = each output's g shared evenly over its window"""
+
+    node_name, saved = "AdaptiveAvgPool2DBackward0", ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, out: tuple) -> Any:
+        x = a._data
+        if x.ndim not in (3, 4):
+            raise RuntimeError(
+                "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
+                f"{list(x.shape)}"
+            )
+        ctx.save_for_backward(a)
+        return adaptive_avg_values(x, out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (x,) = ctx.saved_tensors
+        return adaptive_avg_backward(g, x), None
+
+
+def adaptive_avg_backward(g: Any, x: Any) -> Any:
+    """On Tensors one node, AdaptiveAvgPool2DBackwardBackward0."""
+    if not isinstance(g, f.ndarray):
+        return AdaptiveAvgPoolBackward.apply(g, x)
+    shape = tuple(f.data(x).shape)
+    rows, cols = _bins(shape[-2], g.shape[-2]), _bins(shape[-1], g.shape[-1])
+    out = np.zeros(shape, g.dtype)
+    for i, (r0, r1) in enumerate(rows):
+        for j, (c0, c1) in enumerate(cols):
+            share = g[..., i, j] / ((r1 - r0) * (c1 - c0))
+            out[..., r0:r1, c0:c1] += share[..., None, None]
+    return out
+
+
+class AdaptiveAvgPoolBackward(Op):
+    """d adaptive_avg_pool2d_backward(g) = adaptive_avg_pool2d(gg) (none for x)"""
+
+    node_name = "AdaptiveAvgPool2DBackwardBackward0"
+    saved_attrs = (
+        "grad_output_sym_argsize_minus_1",
+        "grad_output_sym_argsize_minus_2",
+    )
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, x: Any) -> Any:
+        ctx.out, ctx.x_shape = g._data.shape[-2:], x._data.shape
+        ctx.grad_output_sym_argsize_minus_2, ctx.grad_output_sym_argsize_minus_1 = (
+            ctx.out
+        )
+        return adaptive_avg_backward(g._data, x._data)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        if isinstance(gg, f.ndarray):
+            pooled = adaptive_avg_values(gg, ctx.out)
+        else:
+            pooled = AdaptiveAvgPool2d.apply(gg, ctx.out)
+        return pooled, f.zeros(ctx.x_shape, gg)

@@ -344,6 +344,9 @@ REDUCTIONS = {
     "batch_norm_eval": lambda lib, x: lib.nn.functional.batch_norm(
         x, x[0].detach() * 0, x[1].detach() ** 2, x[0].detach()
     ),
+    "adaptive_avg_pool2d": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(
+        x.reshape(1, 2, 3), (1, 2)
+    ),
     "layer_norm": lambda lib, x: lib.nn.functional.layer_norm(x, (3,)),
     "layer_norm_affine": lambda lib, x: lib.nn.functional.layer_norm(
         x, (3,), x[0].detach() * 2, x[1].detach()

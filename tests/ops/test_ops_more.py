@@ -683,6 +683,16 @@ MORE_SHAPE_OPS = {
         (2, 1, 5, 4),
     ),
     "avg_pool2d": (lambda T, a: T.nn.functional.avg_pool2d(a, 2), (1, 2, 4, 4)),
+    "max_pool1d": (lambda T, a: T.nn.functional.max_pool1d(a, 3, 2, 1), (2, 2, 7)),
+    "avg_pool1d": (lambda T, a: T.nn.functional.avg_pool1d(a, 2), (2, 5)),
+    "adaptive_avg_pool2d": (
+        lambda T, a: T.nn.functional.adaptive_avg_pool2d(a, (2, 3)),
+        (1, 2, 5, 4),
+    ),
+    "adaptive_avg_pool1d": (
+        lambda T, a: T.nn.functional.adaptive_avg_pool1d(a, 4),
+        (2, 2, 7),
+    ),
     "avg_pool2d_pad": (
         lambda T, a: T.nn.functional.avg_pool2d(
             a, 3, 2, 1, ceil_mode=True, count_include_pad=False
