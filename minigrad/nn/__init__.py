@@ -3,7 +3,7 @@ PyTorch's names, reprs and parameter naming."""
 
 from __future__ import annotations
 
-from . import functional, init
+from . import functional, init, utils
 from .layers import (
     CELU,
     ELU,
@@ -104,4 +104,5 @@ __all__ = [
     "Tanh",
     "functional",
     "init",
+    "utils",
 ]
