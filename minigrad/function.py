@@ -76,8 +76,10 @@ class Node:
     def _sequence_nr(self) -> int:
         return self._seq
 
+    _repr_prefix = ""  # (a user's Function's nodes name their module)
+
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} object at {hex(id(self))}>"
+        return f"<{self._repr_prefix}{type(self).__name__} object at {hex(id(self))}>"
 
     @property
     def metadata(self) -> dict:
@@ -362,7 +364,14 @@ class FunctionMeta(type):
             attrs[f"_saved_{attr}"] = _saved_attr_property(attr, attr in freed)
         base = ns.get("node_base", BackwardCFunction)
         cls._backward_cls = type(node_name, (base,), attrs)
-        cls._backward_cls.__module__ = cls.__module__
+        # a user's Function's node lives in minigrad.autograd.function, as
+        # PyTorch's live in torch.autograd.function (its repr names it)
+        builtin = cls._array_backward
+        cls._backward_cls.__module__ = (
+            cls.__module__ if builtin else "minigrad.autograd.function"
+        )
+        if not builtin:
+            cls._backward_cls._repr_prefix = "minigrad.autograd.function."
 
 
 def _saved_tensor_property(i: int) -> property:

@@ -478,6 +478,151 @@ class ModuleList(Module):
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
+class ModuleDict(Module):
+    """A dict of modules that registers them under their keys (in order)."""
+
+    def __init__(self, modules: Any = None) -> None:
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key: str) -> Module:
+        return self._modules[key]  # type: ignore[return-value]
+
+    def __setitem__(self, key: str, module: Module) -> None:
+        self.add_module(key, module)
+
+    def __delitem__(self, key: str) -> None:
+        del self._modules[key]
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._modules
+
+    def keys(self) -> Any:
+        return self._modules.keys()
+
+    def items(self) -> Any:
+        return self._modules.items()
+
+    def values(self) -> Any:
+        return self._modules.values()
+
+    def update(self, modules: Any) -> None:
+        pairs = modules.items() if hasattr(modules, "items") else modules
+        for key, module in pairs:
+            self[key] = module
+
+    def pop(self, key: str) -> Module:
+        module = self[key]
+        del self[key]
+        return module
+
+    def clear(self) -> None:
+        self._modules.clear()
+
+
+def _as_parameter(value: Any) -> Any:
+    """A tensor put in a parameter container becomes a Parameter (as PyTorch's
+    ParameterList/ParameterDict make it)."""
+    if isinstance(value, Tensor) and not isinstance(value, Parameter):
+        return Parameter(value)
+    return value
+
+
+def _parameter_line(key: str, p: Any, legacy: bool) -> str:
+    """``(key): Parameter containing: [minigrad.float32 of size 2x3]``: the
+    list names the dtype, the dict its legacy tensor type, as PyTorch does."""
+    size = "x".join(str(n) for n in p.shape)
+    kind = f"minigrad.{p.dtype._legacy}" if legacy else str(p.dtype)
+    return f"({key}): Parameter containing: [{kind} of size {size}]"
+
+
+class ParameterList(Module):
+    """A list of parameters registered as ``0``, ``1``, ..."""
+
+    def __init__(self, values: Any = None) -> None:
+        super().__init__()
+        for value in values or ():
+            self.append(value)
+
+    def __getitem__(self, idx: int) -> Any:
+        items = list(self._parameters.values())
+        return items[idx]
+
+    def __setitem__(self, idx: int, value: Any) -> None:
+        key = list(self._parameters)[idx]
+        self.register_parameter(key, _as_parameter(value))
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._parameters.values())
+
+    def append(self, value: Any) -> ParameterList:
+        self.register_parameter(str(len(self)), _as_parameter(value))
+        return self
+
+    def extend(self, values: Any) -> ParameterList:
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(
+            "  " + _parameter_line(k, p, False) for k, p in self._parameters.items()
+        )
+
+
+class ParameterDict(ParameterList):
+    """A dict of parameters registered under their keys."""
+
+    def __init__(self, parameters: Any = None) -> None:
+        Module.__init__(self)
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key: str) -> Any:  # type: ignore[override]
+        return self._parameters[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:  # type: ignore[override]
+        self.register_parameter(key, _as_parameter(value))
+
+    def __delitem__(self, key: str) -> None:
+        del self._parameters[key]
+
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]
+        return iter(self._parameters)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._parameters
+
+    def keys(self) -> Any:
+        return self._parameters.keys()
+
+    def items(self) -> Any:
+        return self._parameters.items()
+
+    def values(self) -> Any:
+        return self._parameters.values()
+
+    def update(self, parameters: Any) -> None:
+        pairs = parameters.items() if hasattr(parameters, "items") else parameters
+        for key, value in pairs:
+            self[key] = value
+
+    def extra_repr(self) -> str:
+        return "\n".join(
+            "  " + _parameter_line(k, p, True) for k, p in self._parameters.items()
+        )
+
+
 # ----------------------------------------------------------------- activations
 class ReLU(Module):
     def __init__(self, inplace: bool = False) -> None:
