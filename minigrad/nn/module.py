@@ -15,6 +15,23 @@ from .. import grad_mode
 from .._tensor import Tensor
 from .parameter import Parameter
 
+_HOOK_DICTS = (
+    "_forward_pre_hooks",
+    "_forward_hooks",
+    "_backward_hooks",
+    "_backward_pre_hooks",
+    "_old_backward_hooks",
+)
+
+
+def _add_hook(hooks: OrderedDict, hook: Callable, prepend: bool) -> Any:
+    from ..utils.hooks import RemovableHandle
+
+    handle = RemovableHandle.add(hooks, hook)
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
+
 
 def typename(obj: Any) -> str:
     """PyTorch's ``torch.typename`` with ``minigrad``: ``minigrad.FloatTensor``."""
@@ -65,6 +82,8 @@ class Module:
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", {})
+        for name in _HOOK_DICTS:
+            object.__setattr__(self, name, OrderedDict())
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(
@@ -72,7 +91,64 @@ class Module:
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.forward(*args, **kwargs)
+        d = self.__dict__
+        if not any(d.get(name) for name in _HOOK_DICTS):
+            return self.forward(*args, **kwargs)
+        return self._call_with_hooks(args, kwargs)
+
+    def _call_with_hooks(self, args: tuple, kwargs: dict) -> Any:
+        """Forward pre-hooks, the module's inputs wrapped for full backward
+        hooks, forward, forward hooks, the outputs wrapped (PyTorch's order)."""
+        from ._hooks import BackwardHook, attach_non_full_hooks
+
+        for hook in list(self._forward_pre_hooks.values()):
+            res = hook(self, args)
+            if res is not None:
+                args = res if isinstance(res, tuple) else (res,)
+        full = list(self._backward_hooks.values())
+        pre = list(self._backward_pre_hooks.values())
+        hook_fn = BackwardHook(self, full, pre) if full or pre else None
+        if hook_fn is not None:
+            args = hook_fn.setup_input_hook(args)
+        result = self.forward(*args, **kwargs)
+        for hook in list(self._forward_hooks.values()):
+            res = hook(self, args, result)
+            if res is not None:
+                result = res
+        if hook_fn is not None:
+            result = hook_fn.setup_output_hook(result)
+        old = list(self._old_backward_hooks.values())
+        if old:
+            attach_non_full_hooks(self, args, result, old)
+        return result
+
+    def register_forward_pre_hook(
+        self, hook: Callable, *, prepend: bool = False
+    ) -> Any:
+        """``hook(module, args)`` runs before forward; it may return new args."""
+        return _add_hook(self._forward_pre_hooks, hook, prepend)
+
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False) -> Any:
+        """``hook(module, args, output)`` runs after forward; it may return a
+        new output."""
+        return _add_hook(self._forward_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> Any:
+        """``hook(module, grad_input, grad_output)`` runs when the gradients of
+        the module's inputs are known; it may return new grad_input."""
+        return _add_hook(self._backward_hooks, hook, prepend)
+
+    def register_full_backward_pre_hook(
+        self, hook: Callable, prepend: bool = False
+    ) -> Any:
+        """``hook(module, grad_output)`` runs when the gradients of the module's
+        outputs arrive; it may return new grad_output."""
+        return _add_hook(self._backward_pre_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook: Callable) -> Any:
+        """Deprecated in PyTorch: ``hook(module, grad_input, grad_output)`` on
+        the output's grad_fn (its own inputs, not necessarily the module's)."""
+        return _add_hook(self._old_backward_hooks, hook, False)
 
     # ----------------------------------------------------------- registration
     def register_parameter(self, name: str, param: Parameter | None) -> None:
