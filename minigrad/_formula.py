@@ -102,6 +102,16 @@ def number_minus(s: float, x: Any) -> Any:
     return _scalar(s) - x
 
 
+def number_over(s: float, x: Any) -> Any:
+    """``s / x`` as PyTorch's C++ formulas compute it (the number becomes a
+    tensor: DivBackward0)."""
+    if isinstance(x, ndarray):
+        return s / x
+    from ._tensor import _scalar
+
+    return _scalar(s) / x
+
+
 def expand(g: Any, shape: tuple) -> Any:
     """Broadcast ``g`` to ``shape`` (the backward of a reduction)."""
     if isinstance(g, ndarray):

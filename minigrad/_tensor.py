@@ -794,6 +794,31 @@ class Tensor:
     def type_as(self, other: Tensor) -> Tensor:
         return self.to(other.dtype)
 
+    # ----------------------------------------------- addcmul, addcdiv, lerp
+    def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+        """``self + value · tensor1 · tensor2``"""
+        return A.Addcmul.apply(self, tensor1, tensor2, value)
+
+    def addcdiv(self, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+        """``self + value · tensor1 / tensor2``"""
+        return A.Addcdiv.apply(self, tensor1, tensor2, value)
+
+    def addcmul_(self, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+        return self._inplace(A.Addcmul, tensor1, tensor2, value)
+
+    def addcdiv_(self, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+        return self._inplace(A.Addcdiv, tensor1, tensor2, value)
+
+    def lerp(self, end: Tensor, weight: Any) -> Tensor:
+        """``self + weight · (end - self)``"""
+        if isinstance(weight, Tensor):
+            return A.LerpTensor.apply(self, end, weight)
+        return A.Lerp.apply(self, end, weight)
+
+    def lerp_(self, end: Tensor, weight: Any) -> Tensor:
+        cls = A.LerpTensor if isinstance(weight, Tensor) else A.Lerp
+        return self._inplace(cls, end, weight)
+
     # ------------------------------------------------------ diagonals, trace
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
         """The diagonal of dims ``dim1`` and ``dim2`` (a view), as the last dim."""

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
+from .._dtype import result_type
 from ._common import BinaryOp, Op, binary_out, float_out, operand
 
 
@@ -245,3 +246,101 @@ class RpowScalar(Op):
             zero = f.constant(np.zeros((), f.data(g).dtype), g)
             scaled = f.where(f.data(exponent) >= 0, zero, scaled)
         return g * scaled, None
+
+
+# ------------------------------------------------- addcmul, addcdiv, lerp
+class Addcmul(Op):
+    """d(a + v t1 t2) = (g, g t2 v, g t1 v)"""
+
+    node_name, saved = "AddcmulBackward0", ("tensor1", "tensor2")
+    saved_attrs = ("value",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, t1: Any, t2: Any, value: Any) -> Any:
+        ctx.value = value
+        _, need_1, need_2 = ctx.needs_input_grad[:3]
+        ctx.save_for_backward(t1 if need_2 else None, t2 if need_1 else None)
+        out = a._data + value * t1._data * t2._data
+        return np.asarray(out, dtype=result_type(a, t1, t2).np)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        t1, t2 = ctx.saved_tensors
+        _, need_1, need_2 = ctx.needs_input_grad[:3]
+        v = ctx.value
+
+        def times_value(t: Any) -> Any:  # (PyTorch skips the product for 1)
+            return t if v == 1 else f.scale(t, v)
+
+        g1 = g * times_value(t2) if need_1 else None
+        g2 = g * times_value(t1) if need_2 else None
+        return g, g1, g2, None
+
+
+class Addcdiv(Op):
+    """d(a + v t1 / t2) = (g, g v / t2, -g v t1 / t2²)"""
+
+    node_name, saved = "AddcdivBackward0", ("tensor1", "tensor2")
+    saved_attrs = ("value",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, t1: Any, t2: Any, value: Any) -> Any:
+        ctx.value = value
+        need_2 = ctx.needs_input_grad[2]
+        ctx.save_for_backward(t1 if need_2 else None, t2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = a._data + value * t1._data / t2._data
+        return np.asarray(out, dtype=result_type(a, t1, t2).np)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        t1, t2 = ctx.saved_tensors
+        _, need_1, need_2 = ctx.needs_input_grad[:3]
+        v = ctx.value
+        g1 = g * f.number_over(v, t2) if need_1 else None
+        g2 = -g * (f.scale(t1, v) / (t2 * t2)) if need_2 else None
+        return g, g1, g2, None
+
+
+class Lerp(Op):
+    """d lerp(a, b, w) = (g (1 - w), g w)   (w a number)"""
+
+    node_name, saved_attrs = "LerpBackward0", ("weight",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any, weight: Any) -> Any:
+        ctx.weight = weight
+        x, y = a._data, b._data
+        return binary_out(x + weight * (y - x), a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        w = ctx.weight
+        need_a, need_b = ctx.needs_input_grad[:2]
+        return (
+            (f.scale(g, 1 - w) if need_a else None),
+            (f.scale(g, w) if need_b else None),
+            None,
+        )
+
+
+class LerpTensor(Op):
+    """d lerp(a, b, w) = (g (1 - w), g w, g (b - a))"""
+
+    node_name, saved = "LerpBackward1", ("self", "end", "weight")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any, w: Any) -> Any:
+        ctx.save_for_backward(a, b, w)
+        x, y = a._data, b._data
+        return np.asarray(x + w._data * (y - x), dtype=result_type(a, b, w).np)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b, w = ctx.saved_tensors
+        need_a, need_b, need_w = ctx.needs_input_grad
+        return (
+            g * f.number_minus(1, w) if need_a else None,
+            g * w if need_b else None,
+            g * (b - a) if need_w else None,
+        )

@@ -347,6 +347,11 @@ REDUCTIONS = {
     "adaptive_avg_pool2d": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(
         x.reshape(1, 2, 3), (1, 2)
     ),
+    "addcmul": lambda lib, x: x.addcmul(x * x, x + 1, value=2),
+    "addcmul_one": lambda lib, x: lib.addcmul(x, x, x.detach() + 1),
+    "addcdiv": lambda lib, x: x.addcdiv(x * x, x * x + 1, value=0.5),
+    "lerp": lambda lib, x: x.lerp(x * x, 0.3),
+    "lerp_tensor": lambda lib, x: lib.lerp(x, x * x, x.sigmoid()),
     "layer_norm": lambda lib, x: lib.nn.functional.layer_norm(x, (3,)),
     "layer_norm_affine": lambda lib, x: lib.nn.functional.layer_norm(
         x, (3,), x[0].detach() * 2, x[1].detach()

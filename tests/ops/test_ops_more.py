@@ -117,6 +117,10 @@ def _pair(a: Any, b: Any) -> tuple:
 BINARY: dict[str, tuple[Any, tuple]] = {
     "maximum": (lambda T, a, b: T.maximum(a, b), (ANY, ANY)),
     "atan2": (lambda T, a, b: T.atan2(a, b), (NONZERO, NONZERO)),
+    "addcmul": (lambda T, a, b: a.addcmul(b, a * b, value=-1.5), (ANY, ANY)),
+    "addcdiv": (lambda T, a, b: T.addcdiv(a, b, a * a + 1, value=2), (ANY, ANY)),
+    "lerp": (lambda T, a, b: a.lerp(b, 0.25), (ANY, ANY)),
+    "lerp_tensor": (lambda T, a, b: T.lerp(a, b, (a * b).sigmoid()), (ANY, ANY)),
     # (losses of the broadcast pair: a target of another size would warn)
     "l1_loss": (lambda T, a, b: T.nn.functional.l1_loss(*_pair(a, b)), (ANY, NONZERO)),
     "smooth_l1": (
@@ -1023,6 +1027,9 @@ def test_repeat_gradcheck(data: Any, shape: tuple) -> None:
 
 # --------------------------------------------------------- in-place forms
 INPLACE = {
+    "addcmul_": (lambda T, a: (a * 1).addcmul_(a, a, value=0.5), (2, 3)),
+    "addcdiv_": (lambda T, a: (a * 1).addcdiv_(a, a * a + 1), (2, 3)),
+    "lerp_": (lambda T, a: (a * 1).lerp_(a * a, 0.7), (2, 3)),
     "sqrt_": (lambda T, a: (a * a + 1).sqrt_(), (2, 3)),
     "log_": (lambda T, a: (a * a + 1).log_() * a, (2, 3)),
     "abs_": (lambda T, a: (a * 2).abs_() * a, (2, 3)),
