@@ -160,6 +160,14 @@ def is_warn_always_enabled() -> bool:
     return True
 
 
+def is_anomaly_enabled() -> bool:
+    return autograd.is_anomaly_enabled()
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    return autograd.is_anomaly_check_nan_enabled()
+
+
 def get_default_dtype() -> dtype:
     return float32
 

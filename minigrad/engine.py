@@ -28,6 +28,7 @@ import numpy as np
 
 from . import grad_mode
 from ._tensor import Tensor
+from ._warn import warn
 from .function import AccumulateGrad, Node
 
 _ARRAY = (np.ndarray, np.generic)
@@ -162,6 +163,29 @@ def _call(node: Node, grads: list, graph: bool) -> Sequence:
     if len(out) != len(node.next_functions) or node._tensor_positions:
         out = _arrange(node, out)
     return out
+
+
+def _call_in_anomaly_mode(node: Node, grads: list, graph: bool) -> Sequence:
+    """``_call`` under autograd.detect_anomaly: a nan gradient is an error (with
+    check_nan), and an error shows where the node's forward op was called."""
+    try:
+        outs = _call(node, grads, graph)
+        if grad_mode.state.check_nan:
+            for i, g in enumerate(outs):
+                if g is not None and np.isnan(_unwrap(g)).any():
+                    raise RuntimeError(
+                        f"Function '{node.name()}' returned nan values in its "
+                        f"{i}th output."
+                    )
+        return outs
+    except Exception:
+        stack = node.__dict__.get("_metadata", {}).get("traceback_")
+        if stack:
+            warn(
+                f"Error detected in {node.name()}. Traceback of forward call that "
+                "caused the error:\n" + "".join(stack)
+            )
+        raise
 
 
 def _zeros_for(node: Node, output_nr: int, graph: bool) -> Any:
@@ -343,7 +367,10 @@ class GraphTask:
             if grads[0] is not None:
                 self._accumulate(node.variable, grads[0], ev)
         elif grads[0] is not None or any(g is not None for g in grads):
-            outs = _call(node, grads, graph)
+            if grad_mode.state.anomaly:
+                outs = _call_in_anomaly_mode(node, grads, graph)
+            else:
+                outs = _call(node, grads, graph)
         else:
             outs = [None] * len(node.next_functions)
         if hooked and node._post_hooks:

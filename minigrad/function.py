@@ -17,6 +17,8 @@ kind as the incoming gradient.
 from __future__ import annotations
 
 import itertools
+import os
+import traceback
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
@@ -480,6 +482,8 @@ class Function(metaclass=FunctionMeta):
         record = recording and (True in needs or edgeless)
         if record:  # numbered and wired before forward runs, as in PyTorch
             ctx._seq = next(_sequence_nr)
+            if grad_mode.state.anomaly:  # detect_anomaly: where was it called?
+                ctx.metadata["traceback_"] = _caller_stack()
             if None in edges:
                 _non_tensor_args(ctx, edges)
             else:
@@ -508,6 +512,16 @@ class Function(metaclass=FunctionMeta):
             ctx.to_save = None
             ctx._held = _save_all(ctx, to_save, (raw,), (out,))
         return out
+
+
+def _caller_stack() -> list[str]:
+    """The Python stack of the user's code (minigrad's own frames left out)."""
+    frames = [
+        f
+        for f in traceback.extract_stack()
+        if f"{os.sep}minigrad{os.sep}" not in f.filename
+    ]
+    return traceback.format_list(frames)
 
 
 def _non_tensor_args(ctx: BackwardCFunction, edges: list) -> None:

@@ -8,10 +8,12 @@ from typing import Any
 
 
 class _State:
-    __slots__ = ("enabled",)
+    __slots__ = ("enabled", "anomaly", "check_nan")
 
     def __init__(self) -> None:
         self.enabled = True
+        self.anomaly = False  # autograd.detect_anomaly: forward tracebacks kept
+        self.check_nan = True  # ... and backward refuses nan gradients
 
 
 state = _State()  # read on every operation, so kept as one attribute lookup

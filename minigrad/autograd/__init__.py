@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-import warnings
+from typing import Any
 
+from .. import grad_mode
+from .._warn import warn
 from ..engine import StepEvent, backward, backward_steps, grad
 from ..function import Function
 from ..grad_mode import enable_grad, no_grad, set_grad_enabled
@@ -11,24 +13,39 @@ from ..gradcheck import GradcheckError, gradcheck, gradgradcheck
 from . import function, functional, graph, variable
 from .variable import Variable
 
-_anomaly = False
-
 
 def set_detect_anomaly(mode: bool, check_nan: bool = True) -> None:
-    """Accepted for compatibility; minigrad keeps no forward tracebacks."""
-    global _anomaly
+    """Anomaly mode: each node keeps the forward call's traceback (in
+    ``metadata["traceback_"]``), an error in backward shows it, and with
+    ``check_nan`` a formula that returns nan raises."""
     if mode:
-        warnings.warn(
+        warn(
             "Anomaly Detection has been enabled. This mode will increase the runtime "
-            "and should only be enabled for debugging.",
-            UserWarning,
-            stacklevel=2,
+            "and should only be enabled for debugging."
         )
-    _anomaly = bool(mode)
+    grad_mode.state.anomaly, grad_mode.state.check_nan = bool(mode), check_nan
 
 
 def is_anomaly_enabled() -> bool:
-    return _anomaly
+    return grad_mode.state.anomaly
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    return grad_mode.state.check_nan
+
+
+class detect_anomaly:  # noqa: N801 - PyTorch's spelling
+    """``with autograd.detect_anomaly():`` anomaly mode inside the block."""
+
+    def __init__(self, check_nan: bool = True) -> None:
+        self.check_nan = check_nan
+
+    def __enter__(self) -> None:
+        self.prev = (grad_mode.state.anomaly, grad_mode.state.check_nan)
+        set_detect_anomaly(True, self.check_nan)
+
+    def __exit__(self, *exc: Any) -> None:
+        grad_mode.state.anomaly, grad_mode.state.check_nan = self.prev
 
 
 __all__ = [
@@ -45,6 +62,8 @@ __all__ = [
     "gradcheck",
     "gradgradcheck",
     "graph",
+    "detect_anomaly",
+    "is_anomaly_check_nan_enabled",
     "is_anomaly_enabled",
     "no_grad",
     "set_detect_anomaly",

@@ -152,7 +152,8 @@ class Div(BinaryOp):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Any:
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
-        return float_out(a._data / operand(b, a), a, b)
+        with np.errstate(divide="ignore", invalid="ignore"):  # x/0: inf or nan
+            return float_out(a._data / operand(b, a), a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
