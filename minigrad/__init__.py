@@ -97,7 +97,7 @@ for _name in (
     "acosh arccosh atanh arctanh floor ceil round trunc fix frac nan_to_num isnan "
     "isinf isfinite isposinf isneginf logical_not logical_and logical_or logical_xor "
     "sort argsort msort topk kthvalue median index_select index_add tril triu roll "
-    "tile diagonal diag diag_embed trace index_fill addcmul addcdiv lerp"
+    "tile diagonal diag diag_embed trace index_fill addcmul addcdiv lerp all any"
 ).split():
     globals()[_name] = _method(_name)
 del _name
@@ -178,6 +178,7 @@ def set_num_threads(n: int) -> None:
 
 # ---- nn and optim (imported last: they build on everything above)
 from . import nn, optim  # noqa: E402
+from .serialization import load, save  # noqa: E402
 
 
 def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:

@@ -488,6 +488,11 @@ class Tensor:
         memo[id(self)] = out
         return out
 
+    def __reduce_ex__(self, protocol: int) -> tuple:
+        """Pickled (``minigrad.save``) as its values and requires_grad only: it
+        loads as a leaf, as PyTorch's saved tensors do."""
+        return (_rebuild_tensor, (type(self), self._data, self.requires_grad))
+
     # -------------------------------------------------------------- arithmetic
     def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
         if alpha == 1:
@@ -954,6 +959,22 @@ class Tensor:
     # predicates: boolean results, no gradient
     def _predicate(self, fn: Callable) -> Tensor:
         return Tensor._make(np.asarray(fn(self._data)), False)
+
+    def all(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+        """Whether every element (along ``dim``) is nonzero: a bool tensor."""
+        return self._truth(np.all, dim, keepdim)
+
+    def any(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+        """Whether some element (along ``dim``) is nonzero: a bool tensor."""
+        return self._truth(np.any, dim, keepdim)
+
+    def _truth(self, fn: Callable, dim: Any, keepdim: bool) -> Tensor:
+        x = self._data
+        axis = None if dim is None else R.normalize_dims(dim, x.ndim)
+        if axis is not None and not x.ndim:
+            axis = None
+        out = fn(x, axis=axis, keepdims=keepdim if axis is not None else False)
+        return Tensor._make(np.asarray(out, bool), False)
 
     def isnan(self) -> Tensor:
         return self._predicate(np.isnan)
@@ -1858,6 +1879,10 @@ for _alias, _name in (("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan")
 for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh")):
     setattr(Tensor, f"{_alias}_", getattr(Tensor, f"{_name}_"))
 Tensor.fix_ = Tensor.trunc_
+
+
+def _rebuild_tensor(cls: type, data: np.ndarray, requires_grad: bool) -> Tensor:
+    return cls._make(data, requires_grad)
 
 
 def _scatter_source(src: Any, value: Any) -> tuple:

@@ -50,6 +50,7 @@ print(log)
 lin2 = nn.Linear(2, 1)
 with torch.no_grad():
     lin2.weight.fill_(2.0)
+    lin2.bias.fill_(0.25)
 lin2.register_full_backward_hook(lambda m, gin, gout: (gin[0] * 10,))
 lin2.register_forward_pre_hook(lambda m, args: (args[0] * 2,))
 lin2.register_forward_hook(lambda m, args, out: out + 1)
