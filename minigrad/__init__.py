@@ -97,7 +97,8 @@ for _name in (
     "acosh arccosh atanh arctanh floor ceil round trunc fix frac nan_to_num isnan "
     "isinf isfinite isposinf isneginf logical_not logical_and logical_or logical_xor "
     "sort argsort msort topk kthvalue median index_select index_add tril triu roll "
-    "tile diagonal diag diag_embed trace index_fill addcmul addcdiv lerp all any"
+    "tile diagonal diag diag_embed trace index_fill addcmul addcdiv lerp all any "
+    "masked_select masked_scatter"
 ).split():
     globals()[_name] = _method(_name)
 del _name

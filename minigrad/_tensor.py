@@ -1070,6 +1070,17 @@ class Tensor:
             return self._inplace(C.MaskedFillTensor, value, (mask,))
         return self._inplace(C.MaskedFill, (mask,), value)
 
+    def masked_select(self, mask: Tensor) -> Tensor:
+        """The elements where ``mask`` holds, as a 1-d tensor."""
+        return C.MaskedSelect.apply(self, (mask,))
+
+    def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
+        """A copy with ``source``'s first elements written where ``mask`` holds."""
+        return C.MaskedScatter.apply(self, (mask,), source)
+
+    def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
+        return self._inplace(C.MaskedScatter, (mask,), source)
+
     def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
         return S.Gather.apply(self, dim, (index,))
 

@@ -383,3 +383,111 @@ def clamp_min_args(lo: Any) -> tuple[type, tuple]:
 
 def clamp_max_args(hi: Any) -> tuple[type, tuple]:
     return (ClampMaxTensor if hasattr(hi, "_data") else ClampMax), (hi,)
+
+
+# --------------------------------------------------- masked_select / scatter
+def _bool_mask(mask: Any, op: str) -> np.ndarray:
+    m = mask._data
+    if m.dtype != np.bool_:
+        raise RuntimeError(f"{op}: expected BoolTensor for mask")
+    return m
+
+
+class MaskedSelect(Op):
+    """d a.masked_select(mask) = g put back at the mask's places (zeros
+    elsewhere; a broadcast input sums them)"""
+
+    node_name, saved = "MaskedSelectBackward0", ("self", "mask")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, consts: tuple) -> Any:
+        (mask,) = consts
+        m, x = _bool_mask(mask, "masked_select"), a._data
+        shape = broadcast_shape(x.shape, m.shape)
+        ctx.shape = shape
+        ctx.save_for_backward(a, mask)
+        return np.broadcast_to(x, shape)[np.broadcast_to(m, shape)]
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        _, mask = ctx.saved_tensors
+        zeros = f.zeros(ctx.shape, g)
+        return masked_scatter(zeros, mask, g), None
+
+
+def masked_scatter(x: Any, mask: Any, source: Any) -> Any:
+    """``x.masked_scatter(mask, source)`` on arrays or Tensors (for formulas)."""
+    if isinstance(x, f.ndarray):
+        out = np.array(x, copy=True)
+        m = np.broadcast_to(f.data(mask), out.shape)
+        out[m] = np.asarray(source).reshape(-1)[: int(m.sum())]
+        return out
+    return MaskedScatter.apply(x, (mask,), source)
+
+
+class MaskedScatter(Op):
+    """d a.masked_scatter(mask, s) = (g with the mask's places zeroed, g at
+    them, in order, as s's first elements)"""
+
+    node_name, saved = "MaskedScatterBackward0", ("mask",)
+    saved_attrs = ("source_sym_sizes",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, consts: tuple, source: Any) -> Any:
+        (mask,) = consts
+        x, s = a._data, source._data
+        if x.dtype != s.dtype:
+            raise RuntimeError(
+                "masked_scatter: expected self and source to have same dtypes but "
+                f"got{_legacy(x)} and {_legacy(s)}"
+            )
+        m = np.broadcast_to(_bool_mask(mask, "masked_scatter"), x.shape)
+        if s.size < m.sum():
+            raise RuntimeError("Number of elements of source < number of ones in mask")
+        ctx.source_sym_sizes = s.shape
+        ctx.save_for_backward(mask)
+        return masked_scatter(x, mask._data, s)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (mask,) = ctx.saved_tensors
+        need_a, need_s = ctx.needs_input_grad[0], ctx.needs_input_grad[2]
+        m = np.broadcast_to(f.data(mask), tuple(g.shape))
+        ga = f.masked_fill(g, m, 0) if need_a else None
+        gs = masked_scatter_backward(g, mask, ctx.source_sym_sizes) if need_s else None
+        return ga, None, gs
+
+
+def _legacy(x: np.ndarray) -> str:
+    return from_numpy_dtype(x.dtype)._legacy.replace("Tensor", "")
+
+
+def masked_scatter_backward(g: Any, mask: Any, sizes: tuple) -> Any:
+    """g at the mask's places, in order, padded with zeros to the source's
+    size; on Tensors one node, MaskedScatterBackwardBackward0."""
+    if not isinstance(g, f.ndarray):
+        return MaskedScatterBackward.apply(g, (mask,), sizes)
+    picked = g[np.broadcast_to(f.data(mask), g.shape)]
+    n = int(np.prod(sizes))
+    out = np.zeros(n, g.dtype)
+    out[: picked.size] = picked[:n]
+    return out.reshape(sizes)
+
+
+class MaskedScatterBackward(Op):
+    """d masked_scatter_backward(g) = zeros like g with gg scattered at the
+    mask's places"""
+
+    node_name, saved = "MaskedScatterBackwardBackward0", ("mask",)
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, consts: tuple, sizes: tuple) -> Any:
+        (mask,) = consts
+        ctx.save_for_backward(mask)
+        ctx.g_shape = g._data.shape
+        return masked_scatter_backward(g._data, mask._data, sizes)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Any) -> tuple:
+        (mask,) = ctx.saved_tensors
+        return masked_scatter(f.zeros(ctx.g_shape, gg), mask, gg), None, None

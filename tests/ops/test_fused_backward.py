@@ -352,6 +352,10 @@ REDUCTIONS = {
     "addcdiv": lambda lib, x: x.addcdiv(x * x, x * x + 1, value=0.5),
     "lerp": lambda lib, x: x.lerp(x * x, 0.3),
     "lerp_tensor": lambda lib, x: lib.lerp(x, x * x, x.sigmoid()),
+    "masked_select": lambda lib, x: x.masked_select(x > 1),
+    "masked_scatter": lambda lib, x: lib.zeros(2, 3, dtype=x.dtype).masked_scatter(
+        x > 1, x * 2
+    ),
     "layer_norm": lambda lib, x: lib.nn.functional.layer_norm(x, (3,)),
     "layer_norm_affine": lambda lib, x: lib.nn.functional.layer_norm(
         x, (3,), x[0].detach() * 2, x[1].detach()

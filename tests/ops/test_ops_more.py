@@ -669,6 +669,8 @@ MORE_SHAPE_OPS = {
     "roll_dims": (lambda T, a: T.roll(a, (1, -2), (0, -1)), (2, 3)),
     "roll_flat": (lambda T, a: a.roll(-4), (2, 3)),
     "tile": (lambda T, a: a.tile(2, 1), (2, 3)),
+    "masked_select": (lambda T, a: a.masked_select(a > 0.1), (2, 3)),
+    "masked_scatter": (lambda T, a: a.masked_scatter(a < 0.2, a.flip(0) * 2), (2, 3)),
     "diagonal": (lambda T, a: a.diagonal(), (2, 3)),
     "diagonal_3d": (lambda T, a: T.diagonal(a, -1, 2, 0), (2, 3, 4)),
     "diag_matrix": (lambda T, a: a.diag(1), (3, 3)),
