@@ -98,7 +98,7 @@ for _name in (
     "isinf isfinite isposinf isneginf logical_not logical_and logical_or logical_xor "
     "sort argsort msort topk kthvalue median index_select index_add tril triu roll "
     "tile diagonal diag diag_embed trace index_fill addcmul addcdiv lerp all any "
-    "masked_select masked_scatter"
+    "masked_select masked_scatter cumprod"
 ).split():
     globals()[_name] = _method(_name)
 del _name

@@ -413,6 +413,16 @@ def cumsum(x: Any, dim: int) -> Any:
     return np.cumsum(x, axis=dim) if isinstance(x, ndarray) else x.cumsum(dim)
 
 
+def cumprod(x: Any, dim: int) -> Any:
+    return np.cumprod(x, axis=dim) if isinstance(x, ndarray) else x.cumprod(dim)
+
+
+def narrow(x: Any, dim: int, start: int, length: int) -> Any:
+    if isinstance(x, ndarray):
+        return x[(slice(None),) * dim + (slice(start, start + length),)]
+    return x.narrow(dim, start, length)
+
+
 def cat(xs: list, dim: int) -> Any:
     if isinstance(xs[0], ndarray):
         return np.concatenate(xs, axis=dim)

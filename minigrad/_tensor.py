@@ -1194,6 +1194,9 @@ class Tensor:
     def cumsum(self, dim: int) -> Tensor:
         return R.Cumsum.apply(self, dim)
 
+    def cumprod(self, dim: int) -> Tensor:
+        return R.Cumprod.apply(self, dim)
+
     def outer(self, vec2: Tensor) -> Tensor:
         for name, t in (("self", self), ("vec2", vec2)):
             if t._data.ndim != 1:

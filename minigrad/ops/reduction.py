@@ -690,3 +690,49 @@ class Cumsum(Op):
             return g, None
         d = (ctx.d,)  # the sums from each position to the end: a reversed cumsum
         return f.flip(f.cumsum(f.flip(g, d), ctx.d), d), None
+
+
+class Cumprod(Op):
+    """d cumprod(a, dim) = reversed_cumsum(g · result) / a   (without zeros in a;
+    with zeros, Σ_{j ≥ k} g_j Π_{i ≤ j, i ≠ k} a_i)"""
+
+    node_name, saved = "CumprodBackward0", ("self", "result")
+    saved_attrs = ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, dim: int) -> Any:
+        x = a._data
+        (ctx.d,) = normalize_dims(dim, x.ndim)
+        ctx.dim = f.u64(dim)
+        out = np.cumprod(x, axis=ctx.d) if x.ndim else x.copy()
+        out = np.asarray(out, order="C")
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, result = ctx.saved_tensors
+        x, d = f.data(a), ctx.d
+        if x.size <= 1 or x.shape[d] == 1:
+            return g, None
+        if not (x == 0).any():  # PyTorch's formula, op for op
+            w = result * g
+            return f.flip(f.cumsum(f.flip(w, (d,)), d), (d,)) / a, None
+        return _cumprod_grad_with_zeros(g, a, d), None
+
+
+def _cumprod_grad_with_zeros(g: Any, a: Any, d: int) -> Any:
+    """Each position k's gradient, Σ_{j ≥ k} g_j cumprod(a with a_k = 1)_j: no
+    division, so zeros are fine (O(n²), on arrays or Tensors alike)."""
+    shape = tuple(f.data(a).shape)
+    n = shape[d]
+    out = f.zeros(shape, g)
+    for k in range(n):  # written slice by slice, as PyTorch does (CopySlices)
+        ones_at_k = f.index_fill(a, d, d, np.array([k]), 1.0)
+        later = f.narrow(g * f.cumprod(ones_at_k, d), d, k, n - k)
+        part = f.sum_dims(later, (d,), True)
+        if isinstance(out, f.ndarray):
+            f.narrow(out, d, k, 1)[...] = part
+        else:
+            out.narrow(d, k, 1).copy_(part)
+    return out

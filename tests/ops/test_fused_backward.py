@@ -271,6 +271,7 @@ REDUCTIONS = {
     "amin": lambda lib, x: x.amin(0),
     "cumsum": lambda lib, x: x.cumsum(1),
     "cumsum_first": lambda lib, x: x.cumsum(0),
+    "cumprod": lambda lib, x: x.cumprod(1),
     "gather": lambda lib, x: x.gather(1, lib.tensor([[2, 0], [1, 1]])),
     "scatter": lambda lib, x: x.scatter(1, lib.tensor([[2], [0]]), x[:, 1:2] * 2),
     "scatter_add": lambda lib, x: lib.zeros(2, 4, dtype=x.dtype).scatter_add(

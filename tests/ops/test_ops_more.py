@@ -669,6 +669,8 @@ MORE_SHAPE_OPS = {
     "roll_dims": (lambda T, a: T.roll(a, (1, -2), (0, -1)), (2, 3)),
     "roll_flat": (lambda T, a: a.roll(-4), (2, 3)),
     "tile": (lambda T, a: a.tile(2, 1), (2, 3)),
+    "cumprod": (lambda T, a: a.cumprod(1), (2, 4)),
+    "cumprod_zero": (lambda T, a: (a * T.tensor([1.0, 0.0, 1.0])).cumprod(-1), (2, 3)),
     "masked_select": (lambda T, a: a.masked_select(a > 0.1), (2, 3)),
     "masked_scatter": (lambda T, a: a.masked_scatter(a < 0.2, a.flip(0) * 2), (2, 3)),
     "diagonal": (lambda T, a: a.diagonal(), (2, 3)),
