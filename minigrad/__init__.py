@@ -31,6 +31,7 @@ from ._dtype import (
 from ._tensor import Size, Tensor, matmul
 from ._tensor_str import get_printoptions, set_printoptions
 from ._warn import mute_numpy_warnings
+from ._warn import warn as _warn
 from .creation import (
     arange,
     as_tensor,
@@ -98,7 +99,8 @@ for _name in (
     "isinf isfinite isposinf isneginf logical_not logical_and logical_or logical_xor "
     "sort argsort msort topk kthvalue median index_select index_add tril triu roll "
     "tile diagonal diag diag_embed trace index_fill addcmul addcdiv lerp all any "
-    "masked_select masked_scatter cumprod"
+    "masked_select masked_scatter cumprod unflatten broadcast_to repeat_interleave "
+    "tensor_split nonzero count_nonzero"
 ).split():
     globals()[_name] = _method(_name)
 del _name
@@ -119,6 +121,131 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
     from .ops.shape import stack as stack_op
 
     return stack_op(tensors, dim)
+
+
+def atleast_1d(*tensors: Any) -> Any:
+    """Each tensor with at least 1 dim (a 0-d one reshaped to (1,))."""
+    return _each(tensors, lambda t: t.reshape(1) if t.dim() == 0 else t)
+
+
+def atleast_2d(*tensors: Any) -> Any:
+    def two(t: Tensor) -> Tensor:
+        if t.dim() == 0:
+            return t.reshape(1, 1)
+        return t.unsqueeze(0) if t.dim() == 1 else t
+
+    return _each(tensors, two)
+
+
+def atleast_3d(*tensors: Any) -> Any:
+    def three(t: Tensor) -> Tensor:
+        if t.dim() == 0:
+            return t.reshape(1, 1, 1)
+        if t.dim() == 1:
+            return t.unsqueeze(0).unsqueeze(-1)
+        return t.unsqueeze(-1) if t.dim() == 2 else t
+
+    return _each(tensors, three)
+
+
+def _each(tensors: tuple, fn: Any) -> Any:
+    if len(tensors) == 1 and not isinstance(tensors[0], Tensor):
+        tensors = tuple(tensors[0])
+        return tuple(fn(t) for t in tensors)
+    out = tuple(fn(t) for t in tensors)
+    return out[0] if len(out) == 1 else out
+
+
+def hstack(tensors: Any) -> Tensor:
+    """Join along dim 1 (dim 0 for vectors)."""
+    ts = atleast_1d(list(tensors))
+    return cat(ts, 0 if ts[0].dim() == 1 else 1)
+
+
+def vstack(tensors: Any) -> Tensor:
+    """Join rows: vectors become 1 x n first."""
+    return cat(atleast_2d(list(tensors)), 0)
+
+
+row_stack = vstack
+
+
+def dstack(tensors: Any) -> Tensor:
+    """Join along dim 2 (depth)."""
+    return cat(atleast_3d(list(tensors)), 2)
+
+
+def column_stack(tensors: Any) -> Tensor:
+    """Vectors as columns, joined along dim 1."""
+    cols = [t.reshape(-1, 1) if t.dim() <= 1 else t for t in tensors]
+    return cat(cols, 1)
+
+
+def broadcast_tensors(*tensors: Tensor) -> tuple:
+    """The tensors expanded to their common shape (views)."""
+    from .ops._common import broadcast_shape
+
+    shape: tuple = ()
+    for t in tensors:
+        shape = broadcast_shape(shape, tuple(t.shape))
+    return tuple(t if tuple(t.shape) == shape else t.expand(*shape) for t in tensors)
+
+
+def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
+    """Coordinate grids: each 1-d tensor viewed along its own dim and expanded
+    to all of them (``ij``; ``xy`` makes the first two inputs' dims trade
+    places)."""
+    if len(tensors) == 1 and not isinstance(tensors[0], Tensor):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        _warn(
+            "minigrad.meshgrid: in an upcoming release, it will be required to pass "
+            "the indexing argument."
+        )
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(
+            'torch.meshgrid: indexing must be one of "xy" or "ij", but '
+            f"received: {indexing}"
+        )
+    ts = list(tensors)
+    swap = indexing == "xy" and len(ts) >= 2
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    sizes = [t.numel() for t in ts]
+    grids = []
+    for i, t in enumerate(ts):
+        view = [1] * len(ts)
+        view[i] = -1
+        grids.append(t.view(*view).expand(*sizes))
+    if swap:  # the grids of the swapped inputs, handed back in input order
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+def unique(
+    input: Tensor,
+    sorted: bool = True,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    dim: int | None = None,
+) -> Any:
+    """The distinct values (sorted), optionally with where each element went
+    and how often each value occurs (no gradient)."""
+    import numpy as _np
+
+    data = input._data
+    axis = None if dim is None else dim % data.ndim
+    values, inverse, counts = _np.unique(
+        data, return_inverse=True, return_counts=True, axis=axis
+    )
+    out = [Tensor._make(values, False)]
+    if return_inverse:
+        shape = data.shape if dim is None else (data.shape[axis],)
+        out.append(Tensor._make(inverse.reshape(shape).astype(_np.int64), False))
+    if return_counts:
+        out.append(Tensor._make(counts.astype(_np.int64), False))
+    return out[0] if len(out) == 1 else tuple(out)
 
 
 def where(condition: Tensor, input: Any, other: Any) -> Tensor:

@@ -10,6 +10,7 @@ saved has been overwritten.
 
 from __future__ import annotations
 
+import itertools
 import warnings
 import weakref
 from collections.abc import Callable, Iterator
@@ -824,6 +825,78 @@ class Tensor:
         cls = A.LerpTensor if isinstance(weight, Tensor) else A.Lerp
         return self._inplace(cls, end, weight)
 
+    # ------------------------------------ reshaping helpers built from views
+    def unflatten(self, dim: int, sizes: Any) -> Tensor:
+        """Dim ``dim`` split into ``sizes`` (a view)."""
+        (d,) = R.normalize_dims(dim, self._data.ndim)
+        shape = self._data.shape
+        return self.view(*shape[:d], *sizes, *shape[d + 1 :])
+
+    def broadcast_to(self, *shape: Any) -> Tensor:
+        return self.expand(*shape)
+
+    def repeat_interleave(self, repeats: Any, dim: int | None = None) -> Tensor:
+        """Each element repeated ``repeats`` times along ``dim`` (the flattened
+        tensor when None), recorded as PyTorch records it."""
+        x = self.view(-1) if dim is None else self
+        d = 0 if dim is None else R.normalize_dims(dim, x._data.ndim)[0]
+        if isinstance(repeats, Tensor):  # a count per element: an index_select
+            index = np.repeat(np.arange(x._data.shape[d]), repeats._data)
+            return x.index_select(d, Tensor._make(index, False))
+        shape = x._data.shape
+        wide = shape[: d + 1] + (repeats,) + shape[d + 1 :]
+        out = x.unsqueeze(d + 1).expand(*wide).clone()
+        return out.view(*shape[:d], shape[d] * repeats, *shape[d + 1 :])
+
+    def tensor_split(self, indices_or_sections: Any, dim: int = 0) -> tuple:
+        """Pieces along ``dim``: ``n`` nearly equal ones, or cut at indices."""
+        (d,) = R.normalize_dims(dim, self._data.ndim)
+        n = self._data.shape[d]
+        if isinstance(indices_or_sections, int):
+            k = indices_or_sections
+            sizes = [n // k + (1 if i < n % k else 0) for i in range(k)]
+            cuts = list(itertools.accumulate(sizes))[:-1]
+        else:
+            cuts = list(indices_or_sections)
+        bounds = [0, *cuts, n]
+        pieces = []
+        for start, end in zip(bounds, bounds[1:]):
+            start, end = min(start, n), max(min(end, n), min(start, n))
+            pieces.append(self.narrow(d, start, end - start))
+        return tuple(pieces)
+
+    def stride(self, dim: int | None = None) -> Any:
+        """The steps between elements along each dim (in elements)."""
+        steps = tuple(s // self._data.itemsize for s in self._data.strides)
+        if dim is None:
+            return steps
+        return steps[R.normalize_dims(dim, self._data.ndim)[0]]
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._data.nbytes
+
+    def nonzero(self, *, as_tuple: bool = False) -> Any:
+        """The indices of the nonzero elements (int64, no gradient)."""
+        found = np.nonzero(self._data) if self._data.ndim else np.nonzero([self._data])
+        if as_tuple:
+            return tuple(Tensor._make(np.asarray(i, np.int64), False) for i in found)
+        rows = np.stack(found, 1) if found else np.zeros((0, 0), np.int64)
+        return Tensor._make(np.asarray(rows, np.int64), False)
+
+    def count_nonzero(self, dim: Any = None) -> Tensor:
+        axis = None if dim is None else R.normalize_dims(dim, self._data.ndim)
+        count = np.count_nonzero(self._data, axis=axis)
+        return Tensor._make(np.asarray(count, np.int64), False)
+
+    # ------------------------------------------------------ diagonals, trace
     # ------------------------------------------------------ diagonals, trace
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
         """The diagonal of dims ``dim1`` and ``dim2`` (a view), as the last dim."""

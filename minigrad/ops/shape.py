@@ -89,11 +89,50 @@ class Clone(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, order: str = "K") -> Any:
         # "K" keeps the strides (PyTorch's preserve_format); contiguous() asks "C"
-        return np.array(a._data, copy=True, order=order)
+        x = a._data
+        if order == "K" and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
+            return dense_like(x)  # an expanded tensor: numpy's "K" differs here
+        return np.array(x, copy=True, order=order)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         return g, None
+
+
+def dense_like(x: np.ndarray) -> np.ndarray:
+    """A copy laid out as PyTorch lays out a clone of an overlapping tensor:
+    dims ordered by stride (fastest first), 0-stride dims left where they are
+    (c10's infer_dense_strides)."""
+    ndim = x.ndim
+    strides, sizes = x.strides, x.shape
+    perm = list(range(ndim - 1, -1, -1))  # perm[0]: the fastest dim
+
+    def should_swap(d0: int, d1: int) -> int:
+        s0, s1 = strides[d0], strides[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return 1 if s0 > s1 else -1
+        return 1 if sizes[d0] > sizes[d1] else 0
+
+    for i in range(1, ndim):  # a stable insertion sort
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    out_strides = [0] * ndim
+    step = 1
+    for d in perm:
+        out_strides[d] = step * x.itemsize
+        step *= max(sizes[d], 1) if sizes[d] > 1 else 1
+    buffer = np.empty(max(step, 1), x.dtype)
+    out = np.lib.stride_tricks.as_strided(buffer, sizes, out_strides)
+    out[...] = x
+    return out
 
 
 class ToCopy(Op):
