@@ -205,7 +205,7 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(
-            'torch.meshgrid: indexing must be one of "xy" or "ij", but '
+            'minigrad.meshgrid: indexing must be one of "xy" or "ij", but '
             f"received: {indexing}"
         )
     ts = list(tensors)
