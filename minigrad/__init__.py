@@ -100,7 +100,8 @@ for _name in (
     "sort argsort msort topk kthvalue median index_select index_add tril triu roll "
     "tile diagonal diag diag_embed trace index_fill addcmul addcdiv lerp all any "
     "masked_select masked_scatter cumprod unflatten broadcast_to repeat_interleave "
-    "tensor_split nonzero count_nonzero"
+    "tensor_split nonzero count_nonzero logaddexp hypot logit deg2rad rad2deg "
+    "isclose"
 ).split():
     globals()[_name] = _method(_name)
 del _name
@@ -253,6 +254,20 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:
     from .ops.selection import where as where_op
 
     return where_op(condition, input, other)
+
+
+def xlogy(input: Any, other: Any) -> Tensor:
+    """``input · log(other)``, 0 where ``input`` is 0; either may be a number."""
+    from .ops.pointwise import XlogyScalarSelf
+
+    if isinstance(input, Tensor):
+        return input.xlogy(other)
+    if not isinstance(other, Tensor):
+        raise TypeError(
+            "xlogy(): argument 'input' (position 1) must be Tensor, not "
+            f"{type(input).__name__}"
+        )
+    return XlogyScalarSelf.apply(other, input)
 
 
 def rsub(input: Tensor, other: Any, alpha: Any = 1) -> Tensor:

@@ -23,6 +23,15 @@ def log1p(x: Any) -> Any:
     return np.log1p(x) if isinstance(x, ndarray) else x.log1p()
 
 
+def xlogy(x: Any, y: Any) -> Any:
+    """``x log y`` (0 where x is 0), on arrays or Tensors."""
+    if isinstance(x, ndarray):
+        from .ops.pointwise import xlogy_values
+
+        return xlogy_values(x, y if isinstance(y, (int, float)) else data(y))
+    return x.xlogy(y)
+
+
 def log(x: Any) -> Any:
     return np.log(x) if isinstance(x, ndarray) else x.log()
 

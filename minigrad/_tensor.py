@@ -800,6 +800,37 @@ class Tensor:
     def type_as(self, other: Tensor) -> Tensor:
         return self.to(other.dtype)
 
+    # ------------------------------------- logaddexp, hypot, xlogy, logit, ...
+    def logaddexp(self, other: Tensor) -> Tensor:
+        return P.Logaddexp.apply(self, other)
+
+    def hypot(self, other: Tensor) -> Tensor:
+        return P.Hypot.apply(self, other)
+
+    def xlogy(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return P.XlogyScalarOther.apply(self, other)
+        return P.Xlogy.apply(self, _as_tensor(other, "xlogy"))
+
+    def logit(self, eps: float | None = None) -> Tensor:
+        return P.Logit.apply(self, eps)
+
+    def deg2rad(self) -> Tensor:
+        return P.Deg2Rad.apply(self)
+
+    def rad2deg(self) -> Tensor:
+        return P.Rad2Deg.apply(self)
+
+    def isclose(
+        self,
+        other: Tensor,
+        rtol: float = 1e-5,
+        atol: float = 1e-8,
+        equal_nan: bool = False,
+    ) -> Tensor:
+        close = np.isclose(self._data, other._data, rtol, atol, equal_nan)
+        return Tensor._make(np.asarray(close), False)
+
     # ----------------------------------------------- addcmul, addcdiv, lerp
     def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
         """``self + value · tensor1 · tensor2``"""

@@ -863,3 +863,165 @@ class NanToNum(Op):
         (a,) = ctx.saved_tensors
         finite = f.constant(np.isfinite(f.data(a)), g)
         return g * finite, None, None, None
+
+
+# ---------------------------------------------- logaddexp, hypot, xlogy, logit
+class Logaddexp(BinaryOp):
+    """d log(exp a + exp b) = (g / (1 + exp(b - a)), g / (1 + exp(a - b)))"""
+
+    node_name, saved = "LogaddexpBackward0", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a, b)
+        return float_out(np.logaddexp(a._data, b._data), a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        with np.errstate(over="ignore"):
+            ga = g / f.add_scalar(f.exp(b - a), 1) if need_a else None
+            gb = g / f.add_scalar(f.exp(a - b), 1) if need_b else None
+        return ga, gb
+
+
+class Hypot(BinaryOp):
+    """d √(a² + b²) = (g a / result, g b / result)"""
+
+    node_name, saved = "HypotBackward0", ("self", "other", "result")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        out = float_out(np.hypot(a._data, b._data), a, b)
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b, result = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (g * a / result if need_a else None), (
+            g * b / result if need_b else None
+        )
+
+
+class Xlogy(BinaryOp):
+    """d a log b = (g log b, 0 where a = 0 and b ≤ 0;  g a / b)"""
+
+    node_name, saved = "XlogyBackward0", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a, b)
+        return float_out(xlogy_values(a._data, b._data), a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        ga = gb = None
+        if need_a:
+            x, y = f.data(a), f.data(b)
+            zero = np.broadcast_to(
+                (x == 0) & (y <= 0), np.broadcast_shapes(x.shape, y.shape)
+            )
+            ga = f.masked_fill(f.xlogy(g, b), zero, 0)
+        if need_b:
+            gb = g * a / b
+        return ga, gb
+
+
+class XlogyScalarOther(Op):
+    """d a log s = g log s, 0 where a = 0 when s ≤ 0   (``a.xlogy(2)``)"""
+
+    node_name, saved, saved_attrs = "XlogyBackward2", ("self",), ("other",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, other: Any) -> Any:
+        ctx.other = other
+        ctx.save_for_backward(a)
+        return float_out(xlogy_values(a._data, other), a, other)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        ga = f.xlogy(g, ctx.other)
+        if ctx.other <= 0:  # log s is inf or nan: a = 0 must still give 0
+            (a,) = ctx.saved_tensors
+            ga = f.masked_fill(ga, f.data(a) == 0, 0)
+        return ga, None
+
+
+class XlogyScalarSelf(Op):
+    """d s log b = g s / b   (``minigrad.xlogy(2, b)``)"""
+
+    node_name, saved, saved_attrs = "XlogyBackward1", ("other",), ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, b: Any, s: Any) -> Any:
+        ctx.self = s
+        ctx.save_for_backward(b)
+        return float_out(xlogy_values(s, b._data), b, s)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (b,) = ctx.saved_tensors
+        return f.scale(g, ctx.self) / b, None
+
+
+def xlogy_values(x: Any, y: Any) -> Any:
+    """``x log y``, 0 where x is 0 (unless y is nan), as PyTorch defines it."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_y = np.log(y)
+        # a Python number's log stays a Python float, so it keeps x's dtype
+        out = np.asarray(x * (float(log_y) if np.ndim(y) == 0 else log_y))
+    return np.where((np.asarray(x) == 0) & ~np.isnan(y), 0, out).astype(out.dtype)
+
+
+class Logit(Op):
+    """d log(p / (1 - p)) = g / (p (1 - p)); outside [eps, 1 - eps] 0 (nan
+    outside [0, 1] without eps)"""
+
+    node_name, saved, saved_attrs = "LogitBackward0", ("self",), ("eps",)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, eps: Any) -> Any:
+        ctx.eps = eps
+        ctx.save_for_backward(a)
+        p = _float(a._data)
+        if eps is not None:
+            p = np.clip(p, eps, 1 - eps)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log(p / (1 - p))
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        (a,) = ctx.saved_tensors
+        p, eps = f.data(a), ctx.eps
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inner = g / (a * f.number_minus(1, a))
+        if eps is None:
+            return f.where((p >= 0) & (p <= 1), inner, np.nan), None
+        return f.where((p >= eps) & (p <= 1 - eps), inner, 0.0), None
+
+
+class Deg2Rad(Op):
+    """d (a · π/180) = g · π/180"""
+
+    node_name = "Deg2RadBackward0"
+    factor = math.pi / 180
+
+    @staticmethod
+    def forward(ctx: Any, a: Any) -> Any:
+        return _float(a._data) * ctx._forward_cls.factor
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        return f.scale(g, ctx._forward_cls.factor)
+
+
+class Rad2Deg(Deg2Rad):
+    """d (a · 180/π) = g · 180/π"""
+
+    node_name = "Rad2DegBackward0"
+    factor = 180 / math.pi

@@ -729,6 +729,15 @@ MORE_SHAPE_OPS = {
         (3, 2),
     ),
     "tile_more": (lambda T, a: T.tile(a, (2, 1, 2)), (3,)),
+    "logaddexp": (lambda T, a: T.logaddexp(a, a.flip(0) * 2), (2, 3)),
+    "hypot": (lambda T, a: a.hypot(a * a + 1), (2, 3)),
+    "xlogy": (lambda T, a: a.xlogy(a * a + 1), (2, 3)),
+    "xlogy_number": (lambda T, a: a.xlogy(2.5), (2, 3)),
+    "xlogy_number_self": (lambda T, a: T.xlogy(2, a * a + 1), (2, 3)),
+    "logit": (lambda T, a: a.sigmoid().logit(), (2, 3)),
+    "logit_eps": (lambda T, a: T.logit(a * 0.1 + 0.5, 0.01), (2, 3)),
+    "deg2rad": (lambda T, a: a.deg2rad(), (2, 3)),
+    "rad2deg": (lambda T, a: T.rad2deg(a), (2, 3)),
 }
 
 
