@@ -1484,6 +1484,17 @@ class Tensor:
         return self._views(S.SplitWithSizes, tuple(split_size_or_sections), dim)
 
     def chunk(self, chunks: int, dim: int = 0) -> tuple:
+        return self.split(self._chunk_size(chunks, dim), dim)
+
+    def unsafe_split(self, split_size: int, dim: int = 0) -> tuple:
+        """``split`` whose pieces are not views: writing one in place is allowed
+        and is not tracked back to this tensor (UnsafeSplitBackward0)."""
+        return S.UnsafeSplit.apply(self, split_size, dim)
+
+    def unsafe_chunk(self, chunks: int, dim: int = 0) -> tuple:
+        return self.unsafe_split(self._chunk_size(chunks, dim), dim)
+
+    def _chunk_size(self, chunks: int, dim: int) -> int:
         if chunks <= 0:
             raise RuntimeError(
                 f"chunk expects `chunks` to be greater than 0, got: {chunks}"
@@ -1491,8 +1502,7 @@ class Tensor:
         if self._data.ndim == 0:
             raise RuntimeError("chunk expects at least a 1-dimensional tensor")
         (d,) = R.normalize_dims(dim, self._data.ndim)
-        size = self._data.shape[d]
-        return self.split(-(-size // chunks), dim)
+        return -(-self._data.shape[d] // chunks)
 
     def unbind(self, dim: int = 0) -> tuple:
         return self._views(S.Unbind, dim)
@@ -1529,6 +1539,32 @@ class Tensor:
     def transpose(self, dim0: int, dim1: int) -> Tensor:
         R.normalize_dims((dim0, dim1), self._data.ndim)  # range check
         return self._view(S.Transpose, dim0, dim1)
+
+    def transpose_(self, dim0: int, dim1: int) -> Tensor:
+        R.normalize_dims((dim0, dim1), self._data.ndim)  # range check
+        return self._inplace_view(S.TransposeInplace, dim0, dim1)
+
+    def t_(self) -> Tensor:
+        return self._inplace_view(S.TInplace)
+
+    def _inplace_view(self, cls: type, *args: Any) -> Tensor:
+        """``x.t_()``: x itself takes the view's shape (same memory) as a new
+        version whose history ends in the op's node (TBackward1). A view stays a
+        view of its base, found by one more step."""
+        if grad_mode.state.enabled:
+            _check_inplace(self)
+            if self._base is not None and self._view_version != self._vc.value:
+                self._refresh_view_grad_fn()
+        out = cls.apply(self, *args)
+        self._data = out._data
+        self._vc.value += 1
+        if out._grad_fn is not None:
+            self._set_history(out._grad_fn)
+        parent = self._view_fn
+        if parent is not None:
+            self._view_fn = lambda x: cls.view_fn(parent(x), *args)
+            self._view_version = self._vc.value
+        return self
 
     def permute(self, *dims: Any) -> Tensor:
         if not dims:

@@ -57,6 +57,7 @@ from .loss import (
 )
 from .module import Module
 from .parameter import Parameter
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = [
     "AdaptiveAvgPool1d",
@@ -89,6 +90,14 @@ __all__ = [
     "Embedding",
     "Flatten",
     "GELU",
+    "GRU",
+    "GRUCell",
+    "LSTM",
+    "LSTMCell",
+    "RNN",
+    "RNNBase",
+    "RNNCell",
+    "RNNCellBase",
     "Identity",
     "LayerNorm",
     "LeakyReLU",

@@ -210,6 +210,18 @@ class Transpose(Op):
         return (f.transpose(g, *ctx.dims) if g.ndim else g), None, None
 
 
+class TransposeInplace(Transpose):
+    """d a.transpose_(i, j) = g.transpose(i, j)"""
+
+    node_name, saved_attrs = "TransposeBackward1", ("dim0", "dim1")
+
+
+class TInplace(T):
+    """d a.t_() = g.t()"""
+
+    node_name = "TBackward1"
+
+
 class Permute(Op):
     """d a.permute(p) = g.permute(p⁻¹)"""
 
@@ -1205,6 +1217,14 @@ class Split(Op):
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> tuple:
         return f.cat(list(grads), ctx.d), None, None
+
+
+class UnsafeSplit(Split):
+    """d a.unsafe_split(size, dim): as split, but the pieces are not views (PyTorch's
+    RNN cells write their gates in place)"""
+
+    node_name = "UnsafeSplitBackward0"
+    saved_attrs = ("dim", "self_sym_sizes", "split_size")
 
 
 class SplitWithSizes(Split):
