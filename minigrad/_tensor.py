@@ -59,6 +59,26 @@ class Size(tuple):
     def numel(self) -> int:
         return int(np.prod(self, dtype=np.int64))
 
+    # slices, sums and repeats of a Size are Sizes, as in PyTorch
+    def __getitem__(self, key: Any) -> Any:
+        out = tuple.__getitem__(self, key)
+        return Size(out) if isinstance(key, slice) else out
+
+    def __add__(self, other: Any) -> Any:
+        out = tuple.__add__(self, other)
+        return out if out is NotImplemented else Size(out)
+
+    def __radd__(self, other: Any) -> Any:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(other + tuple(self))
+
+    def __mul__(self, n: Any) -> Any:
+        out = tuple.__mul__(self, n)
+        return out if out is NotImplemented else Size(out)
+
+    __rmul__ = __mul__
+
 
 def _scalar(value: Any) -> Tensor:
     """A Python number as the 0-d tensor PyTorch wraps it into (``2`` -> int64);

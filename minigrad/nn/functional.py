@@ -217,6 +217,41 @@ def _conv_function(k: int) -> Any:
 conv1d, conv2d, conv3d = _conv_function(1), _conv_function(2), _conv_function(3)
 
 
+def _conv_transpose_function(k: int) -> Any:
+    def conv_transpose(
+        input: Tensor,
+        weight: Tensor,
+        bias: Tensor | None = None,
+        stride: Any = 1,
+        padding: Any = 0,
+        output_padding: Any = 0,
+        groups: int = 1,
+        dilation: Any = 1,
+    ) -> Tensor:
+        def tup(v: Any) -> tuple[int, ...]:
+            return (v,) * k if isinstance(v, int) else tuple(v)
+
+        unbatched = input.dim() == k + 1
+        if unbatched:
+            input = input.unsqueeze(0)
+        geometry = (tup(stride), tup(padding), tup(dilation), groups)
+        out = CV.Convolution.apply(input, weight, bias, geometry, tup(output_padding))
+        return out.squeeze(0) if unbatched else out
+
+    name = f"conv_transpose{k}d"
+    conv_transpose.__name__ = conv_transpose.__qualname__ = name
+    conv_transpose.__doc__ = (
+        f"A {k}-d transposed convolution: the gradient of conv{k}d with respect to "
+        "its input, as an op (ConvolutionBackward0 with transposed=True)."
+    )
+    return conv_transpose
+
+
+conv_transpose1d = _conv_transpose_function(1)
+conv_transpose2d = _conv_transpose_function(2)
+conv_transpose3d = _conv_transpose_function(3)
+
+
 def _pool_args(
     kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool
 ) -> tuple:

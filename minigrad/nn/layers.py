@@ -58,9 +58,11 @@ class Linear(Module):
 
 class _ConvNd(Module):
     """Shared by Conv1d/2d/3d: weight (out, in/groups, *kernel) and bias drawn as
-    PyTorch draws them (as for Linear, with fan_in = in/groups · kernel)."""
+    PyTorch draws them (as for Linear, with fan_in = in/groups · kernel). The
+    transposed ones (ConvTranspose1d/2d/3d) hold (in, out/groups, *kernel)."""
 
     k: int  # spatial dims
+    transposed = False
 
     def __init__(
         self,
@@ -75,6 +77,7 @@ class _ConvNd(Module):
         padding_mode: str = "zeros",
         device: Any = None,
         dtype: Any = None,
+        output_padding: Any = 0,
     ) -> None:
         super().__init__()
         if in_channels % groups:
@@ -82,6 +85,10 @@ class _ConvNd(Module):
         if out_channels % groups:
             raise ValueError("out_channels must be divisible by groups")
         if padding_mode != "zeros":
+            if self.transposed:
+                raise ValueError(
+                    f'Only "zeros" padding mode is supported for {type(self).__name__}'
+                )
             raise NotImplementedError("minigrad's convolutions pad with zeros only")
 
         def tup(v: Any) -> tuple[int, ...]:
@@ -91,8 +98,11 @@ class _ConvNd(Module):
         self.kernel_size, self.stride = tup(kernel_size), tup(stride)
         self.padding = padding if isinstance(padding, str) else tup(padding)
         self.dilation, self.groups = tup(dilation), groups
-        self.padding_mode = padding_mode
-        shape = (out_channels, in_channels // groups) + self.kernel_size
+        self.padding_mode, self.output_padding = padding_mode, tup(output_padding)
+        if self.transposed:
+            shape = (in_channels, out_channels // groups) + self.kernel_size
+        else:
+            shape = (out_channels, in_channels // groups) + self.kernel_size
         self.weight = Parameter(creation.empty(shape, dtype=dtype))
         if bias:
             self.bias = Parameter(creation.empty(out_channels, dtype=dtype))
@@ -121,6 +131,8 @@ class _ConvNd(Module):
             s += f", padding={self.padding}"
         if self.dilation != (1,) * self.k:
             s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * self.k:
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
@@ -137,6 +149,97 @@ class Conv2d(_ConvNd):
 
 
 class Conv3d(_ConvNd):
+    k = 3
+
+
+class _ConvTransposeNd(_ConvNd):
+    """A transposed convolution (the gradient of a convolution as a layer);
+    ``forward(input, output_size)`` picks the output_padding that gives that
+    size, as PyTorch does."""
+
+    transposed = True
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        output_padding: Any = 0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation: Any = 1,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            bias,
+            padding_mode,
+            dtype=dtype,
+            output_padding=output_padding,
+        )
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
+        conv = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)
+        return conv[self.k - 1](
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            self._output_padding(input, output_size),
+            self.groups,
+            self.dilation,
+        )
+
+    def _output_padding(self, input: Tensor, output_size: Any) -> tuple:
+        if output_size is None:
+            return self.output_padding
+        k = self.k
+        lead = 2 if input.dim() == k + 2 else 1
+        output_size = list(output_size)
+        if len(output_size) == lead + k:
+            output_size = output_size[lead:]
+        if len(output_size) != k:
+            raise ValueError(
+                f"ConvTranspose{k}D: for {input.dim()}D input, output_size must have "
+                f"{k} or {lead + k} elements (got {len(output_size)})"
+            )
+        smallest = [
+            (input.size(d + lead) - 1) * s - 2 * p + dil * (n - 1) + 1
+            for d, (s, p, dil, n) in enumerate(
+                zip(self.stride, self.padding, self.dilation, self.kernel_size)
+            )
+        ]
+        largest = [m + s - 1 for m, s in zip(smallest, self.stride)]
+        for size, lo, hi in zip(output_size, smallest, largest):
+            if size < lo or size > hi:
+                raise ValueError(
+                    f"requested an output size of {output_size}, but valid sizes "
+                    f"range from {smallest} to {largest} (for an input of "
+                    f"{input.size()[lead:]})"
+                )
+        return tuple(size - lo for size, lo in zip(output_size, smallest))
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    k = 1
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    k = 2
+
+
+class ConvTranspose3d(_ConvTransposeNd):
     k = 3
 
 

@@ -1,9 +1,12 @@
-"""Convolution (1-d, 2-d, 3-d; stride, padding, dilation, groups) on numpy.
+"""Convolution (1-d, 2-d, 3-d; stride, padding, dilation, groups; plain or
+transposed) on numpy.
 
 The input's sliding windows are a strided view (no copy), so the forward pass
 and the weight's gradient are each one ``einsum``; the input's gradient adds
-the windows' contributions back, one kernel offset at a time. Its gradient is
-ConvolutionBackward0 and, under create_graph, the fused
+the windows' contributions back, one kernel offset at a time. That input
+gradient *is* the transposed convolution, so a transposed convolution swaps the
+two: its forward is the input gradient, its input gradient a convolution. Its
+gradient is ConvolutionBackward0 and, under create_graph, the fused
 ConvolutionBackwardBackward0, whose own gradients are convolutions again."""
 
 from __future__ import annotations
@@ -63,10 +66,13 @@ def _letters(k: int) -> tuple[str, str]:
     return string.ascii_lowercase[10 : 10 + k], string.ascii_lowercase[20 : 20 + k]
 
 
-def conv_forward(x: np.ndarray, w: np.ndarray, geometry: Geometry) -> np.ndarray:
-    """out[n, o, *p] = Σ_c,k x_padded[n, c, p·stride + k·dilation] w[o, c, k]"""
+def conv_forward(
+    x: np.ndarray, w: np.ndarray, geometry: Geometry, out: tuple | None = None
+) -> np.ndarray:
+    """out[n, o, *p] = Σ_c,k x_padded[n, c, p·stride + k·dilation] w[o, c, k]
+    (``out``: the output size, when a transposed convolution fixed it)"""
     groups, k = geometry[3], w.ndim - 2
-    win = windows(x, w.shape[2:], geometry)
+    win = windows(x, w.shape[2:], geometry, out=out)
     n, c = win.shape[:2]
     o = w.shape[0]
     win = win.reshape((n, groups, c // groups) + win.shape[2:])
@@ -80,7 +86,7 @@ def conv_forward(x: np.ndarray, w: np.ndarray, geometry: Geometry) -> np.ndarray
 def conv_weight_grad(g: np.ndarray, x: np.ndarray, kernel: tuple, geometry: Geometry):
     """gW[o, c, k] = Σ_n,p g[n, o, p] x_padded[n, c, p·stride + k·dilation]"""
     groups, k = geometry[3], len(kernel)
-    win = windows(x, kernel, geometry)
+    win = windows(x, kernel, geometry, out=g.shape[2:])
     n, c = win.shape[:2]
     o = g.shape[1]
     win = win.reshape((n, groups, c // groups) + win.shape[2:])
@@ -117,9 +123,26 @@ def conv_input_grad(g: np.ndarray, w: np.ndarray, shape: tuple, geometry: Geomet
     return np.ascontiguousarray(padded[(slice(None), slice(None)) + crop])
 
 
-def _check(x: np.ndarray, w: np.ndarray, b: Any, groups: int) -> None:
+def transposed_shape(
+    x_shape: tuple, w_shape: tuple, geometry: Geometry, output_padding: tuple
+) -> tuple:
+    """The output shape of a transposed convolution (the input shape of the
+    convolution it transposes)."""
+    stride, padding, dilation, groups = geometry
+    spatial = tuple(
+        (n - 1) * s - 2 * p + d * (k - 1) + op + 1
+        for n, s, p, d, k, op in zip(
+            x_shape[2:], stride, padding, dilation, w_shape[2:], output_padding
+        )
+    )
+    return (x_shape[0], w_shape[1] * groups) + spatial
+
+
+def _check(
+    x: np.ndarray, w: np.ndarray, b: Any, geometry: Geometry, transposed: Any
+) -> None:
     """PyTorch's argument checks, with its words."""
-    k = w.ndim - 2
+    groups, k = geometry[3], w.ndim - 2
     if x.ndim != k + 2:
         raise RuntimeError(
             f"Expected {k + 1}D (unbatched) or {k + 2}D (batched) input to conv{k}d, "
@@ -133,12 +156,59 @@ def _check(x: np.ndarray, w: np.ndarray, b: Any, groups: int) -> None:
             f"Given groups={groups}, expected weight to be divisible by {groups} at "
             f"dimension 0, but got weight of size [{list(w.shape)}] instead"
         )
+    if transposed is not None:
+        if x.shape[1] != w.shape[0]:
+            raise RuntimeError(
+                f"Given transposed=1, weight of size {list(w.shape)}, expected "
+                f"input{list(x.shape)} to have {w.shape[0]} channels, but got "
+                f"{x.shape[1]} channels instead"
+            )
+        stride, _, dilation, _ = geometry
+        if any(op >= s and op >= d for op, s, d in zip(transposed, stride, dilation)):
+            names = ("depth", "height", "width")[3 - k :] if k > 1 else ("width",)
+            parts = [
+                f"{label}_{n}: {v}"
+                for label, values in (
+                    ("output_padding", transposed),
+                    ("stride", stride),
+                    ("dilation", dilation),
+                )
+                for n, v in zip(names, values)
+            ]
+            raise RuntimeError(
+                "output padding must be smaller than either stride or dilation, but "
+                "got " + " ".join(parts)
+            )
+        out = transposed_shape(x.shape, w.shape, geometry, transposed)[2:]
+        if min(out) <= 0:
+            raise RuntimeError(
+                f"Given input size per channel: {_sizes(x.shape[2:], True)}. "
+                f"Calculated output size per channel: {_sizes(out, True)}. Output "
+                "size is too small"
+            )
+        return
     if x.shape[1] != w.shape[1] * groups:
         raise RuntimeError(
             f"Given groups={groups}, weight of size {list(w.shape)}, expected "
             f"input{list(x.shape)} to have {w.shape[1] * groups} channels, but got "
             f"{x.shape[1]} channels instead"
         )
+    stride, padding, dilation, _ = geometry
+    padded = [n + 2 * p for n, p in zip(x.shape[2:], padding)]
+    kernel = [d * (n - 1) + 1 for n, d in zip(w.shape[2:], dilation)]
+    if any(n < m for n, m in zip(padded, kernel)):
+        raise RuntimeError(
+            f"Calculated padded input size per channel: {_sizes(padded)}. Kernel "
+            f"size: {_sizes(kernel)}. Kernel size can't be greater than actual input "
+            "size"
+        )
+
+
+def _sizes(sizes: Any, as_2d: bool = False) -> str:
+    """``(2 x 2)``, as PyTorch writes sizes; its transposed 1-d convolution runs as
+    a 2-d one of height 1, and says so."""
+    sizes = ([1] if as_2d and len(sizes) == 1 else []) + list(sizes)
+    return "(" + " x ".join(str(n) for n in sizes) + ")"
 
 
 def _name(a: np.ndarray) -> str:
@@ -148,7 +218,9 @@ def _name(a: np.ndarray) -> str:
 
 
 class Convolution(Op):
-    """d conv(x, w) + b = (conv_transpose(g, w), corr(x, g), Σ g)"""
+    """d conv(x, w) + b = (conv_transpose(g, w), corr(x, g), Σ g); for a
+    transposed convolution (``transposed``: its output_padding) the first two
+    swap roles: (conv(g, w), corr(g, x))"""
 
     node_name = "ConvolutionBackward0"
     saved = ("input", "weight")
@@ -164,35 +236,35 @@ class Convolution(Op):
     optional_tensors = (2,)  # the bias
 
     @staticmethod
-    def forward(ctx: Any, x: Any, w: Any, b: Any, geometry: Geometry) -> Any:
+    def forward(
+        ctx: Any, x: Any, w: Any, b: Any, geometry: Geometry, transposed: Any = None
+    ) -> Any:
         xd, wd = x._data, w._data
         bd = None if b is None else b._data
-        _check(xd, wd, bd, geometry[3])
-        _keep_geometry(ctx, geometry)
+        _check(xd, wd, bd, geometry, transposed)
+        _keep_geometry(ctx, geometry, transposed)
         ctx.bias_sym_sizes_opt = (0,) if b is None else bd.shape
         ctx.save_for_backward(x, w)
         ctx.input_shape = xd.shape
         ctx.kernel = wd.shape[2:]
-        out = conv_forward(xd, wd, geometry)
-        if bd is not None:
-            out = out + bd.reshape((1, -1) + (1,) * len(geometry[0]))
-        return out
+        return convolution(xd, wd, bd, geometry, transposed)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         x, w = ctx.saved_tensors
         needs = ctx.needs_input_grad[:3]
         grads = convolution_backward(
-            g, x, w, ctx.input_shape, ctx.kernel, ctx.geometry, needs
+            g, x, w, ctx.input_shape, ctx.kernel, ctx.geometry, needs, ctx.transpose
         )
-        return (*grads, None)
+        return (*grads, None, None)
 
 
-def _keep_geometry(ctx: Any, geometry: Geometry) -> None:
+def _keep_geometry(ctx: Any, geometry: Geometry, transposed: Any) -> None:
     """The convolution's settings, as PyTorch's nodes show them (``_saved_*``)."""
     ctx.stride, ctx.padding, ctx.dilation, ctx.groups = geometry
-    ctx.transposed, ctx.output_padding = False, (0,) * len(geometry[0])
-    ctx.geometry = geometry
+    ctx.transposed = transposed is not None
+    ctx.output_padding = transposed or (0,) * len(geometry[0])
+    ctx.geometry, ctx.transpose = geometry, transposed
 
 
 def convolution_backward(
@@ -203,14 +275,27 @@ def convolution_backward(
     kernel: tuple,
     geometry: Geometry,
     needs: tuple,
+    transposed: Any = None,
 ) -> tuple:
     """The gradients (input, weight, bias) of a convolution; on Tensors one node
     with three outputs, ConvolutionBackwardBackward0 (PyTorch's fused kernel)."""
     if not isinstance(g, f.ndarray):
-        return ConvolutionBackward.apply(g, x, w, shape, kernel, geometry, needs)
-    gx = conv_input_grad(g, w, shape, geometry) if needs[0] else None
-    gw = conv_weight_grad(g, x, kernel, geometry) if needs[1] else None
-    gb = g.sum(axis=(0,) + tuple(range(2, g.ndim))) if needs[2] else None
+        return ConvolutionBackward.apply(
+            g, x, w, shape, kernel, geometry, needs, transposed
+        )
+    gx = gw = gb = None
+    if transposed is None:
+        if needs[0]:
+            gx = conv_input_grad(g, w, shape, geometry)
+        if needs[1]:
+            gw = conv_weight_grad(g, x, kernel, geometry)
+    else:  # the input's gradient is a convolution, the weight's one with roles swapped
+        if needs[0]:
+            gx = conv_forward(g, w, geometry, out=shape[2:])
+        if needs[1]:
+            gw = conv_weight_grad(x, g, kernel, geometry)
+    if needs[2]:
+        gb = g.sum(axis=(0,) + tuple(range(2, g.ndim)))
     return gx, gw, gb
 
 
@@ -241,44 +326,54 @@ class ConvolutionBackward(Op):
         kernel: tuple,
         geometry: Geometry,
         needs: tuple,
+        transposed: Any,
     ) -> tuple:
-        _keep_geometry(ctx, geometry)
+        _keep_geometry(ctx, geometry, transposed)
         ctx.shape, ctx.kernel = shape, kernel
         ctx.save_for_backward(g, x, w)
         ctx.set_materialize_grads(False)
         xd = None if x is None else x._data
         wd = None if w is None else w._data
-        return convolution_backward(g._data, xd, wd, shape, kernel, geometry, needs)
+        return convolution_backward(
+            g._data, xd, wd, shape, kernel, geometry, needs, transposed
+        )
 
     @staticmethod
     def backward(ctx: Any, ggx: Any, ggw: Any, ggb: Any) -> tuple:
         g, x, w = ctx.saved_tensors
         need_g, need_x, need_w = ctx.needs_input_grad[:3]
-        geometry, spatial = ctx.geometry, len(ctx.kernel)
+        geometry, spatial, tr = ctx.geometry, len(ctx.kernel), ctx.transpose
         d_g = d_x = d_w = None
         if need_g:
             parts = []
             if ggx is not None:
-                parts.append(convolution(ggx, w, None, geometry))
+                parts.append(convolution(ggx, w, None, geometry, tr))
             if ggw is not None:
-                parts.append(convolution(x, ggw, None, geometry))
+                parts.append(convolution(x, ggw, None, geometry, tr))
             if ggb is not None:
                 parts.append(f.reshape(ggb, (1, -1) + (1,) * spatial) + f.zeros_like(g))
             d_g = parts[0] if len(parts) == 1 else sum(parts[1:], parts[0])
         if need_x and ggw is not None:
             d_x = convolution_backward(
-                g, None, ggw, ctx.shape, ctx.kernel, geometry, (True, False, False)
+                g, None, ggw, ctx.shape, ctx.kernel, geometry, (True, False, False), tr
             )[0]
         if need_w and ggx is not None:
             d_w = convolution_backward(
-                g, ggx, None, ctx.shape, ctx.kernel, geometry, (False, True, False)
+                g, ggx, None, ctx.shape, ctx.kernel, geometry, (False, True, False), tr
             )[1]
-        return d_g, d_x, d_w, None, None, None, None
+        return d_g, d_x, d_w, None, None, None, None, None
 
 
-def convolution(x: Any, w: Any, b: Any, geometry: Geometry) -> Any:
-    """A convolution of arrays or Tensors (the forward, for formulas)."""
-    if isinstance(x, f.ndarray):
+def convolution(
+    x: Any, w: Any, b: Any, geometry: Geometry, transposed: Any = None
+) -> Any:
+    """A convolution of arrays or Tensors (the forward, for formulas);
+    ``transposed``: the output_padding of a transposed convolution."""
+    if not isinstance(x, f.ndarray):
+        return Convolution.apply(x, w, b, geometry, transposed)
+    if transposed is None:
         out = conv_forward(x, w, geometry)
-        return out if b is None else out + b.reshape((1, -1) + (1,) * (w.ndim - 2))
-    return Convolution.apply(x, w, b, geometry)
+    else:
+        shape = transposed_shape(x.shape, w.shape, geometry, transposed)
+        out = conv_input_grad(x, w, shape, geometry)
+    return out if b is None else out + b.reshape((1, -1) + (1,) * (w.ndim - 2))

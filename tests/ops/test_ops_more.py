@@ -785,6 +785,35 @@ CONV = {  # (fn of (T, input, weight), input shape, weight shape)
         (1, 1, 3, 3, 3),
         (2, 1, 2, 2, 2),
     ),
+    "conv_transpose2d": (
+        lambda T, x, w: T.nn.functional.conv_transpose2d(x, w),
+        (1, 2, 3, 3),
+        (2, 3, 2, 2),
+    ),
+    "conv_transpose2d_stride_pad_output_padding": (
+        lambda T, x, w: T.nn.functional.conv_transpose2d(
+            x, w, w[0, :, 0, 0], stride=2, padding=1, output_padding=1
+        ),
+        (2, 2, 3, 2),
+        (2, 3, 3, 2),
+    ),
+    "conv_transpose2d_groups_dilation": (
+        lambda T, x, w: T.nn.functional.conv_transpose2d(
+            x, w, stride=(1, 2), groups=2, dilation=(2, 1), output_padding=(1, 0)
+        ),
+        (1, 4, 3, 3),
+        (4, 1, 2, 2),
+    ),
+    "conv_transpose1d_unbatched": (
+        lambda T, x, w: T.nn.functional.conv_transpose1d(x, w, stride=3, padding=1),
+        (2, 4),
+        (2, 3, 3),
+    ),
+    "conv_transpose3d": (
+        lambda T, x, w: T.nn.functional.conv_transpose3d(x, w, stride=2),
+        (1, 1, 2, 2, 2),
+        (1, 2, 2, 1, 2),
+    ),
 }
 
 
