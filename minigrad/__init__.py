@@ -249,6 +249,14 @@ def unique(
     return out[0] if len(out) == 1 else tuple(out)
 
 
+def einsum(*args: Any) -> Tensor:
+    """Sums of products over labelled dims (``"ij,jk->ik"``), recorded with the
+    permutes, reshapes and ``bmm`` PyTorch records."""
+    from .ops.einsum import einsum as einsum_fn
+
+    return einsum_fn(*args)
+
+
 def where(condition: Tensor, input: Any, other: Any) -> Tensor:
     """``input`` where ``condition`` holds, else ``other`` (numbers allowed)."""
     from .ops.selection import where as where_op
