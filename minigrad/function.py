@@ -464,8 +464,11 @@ class Function(metaclass=FunctionMeta):
             if fn is not None and a._base is None:  # the usual non-leaf
                 needs.append(True)
                 edges.append((fn, a._output_nr))
-            elif fn is None and not a._requires_grad:  # a constant
-                needs.append(False)
+            elif fn is None and not a._requires_grad and a._base is None:
+                needs.append(False)  # a constant
+                edges.append(_NO_EDGE)
+            elif fn is None and not a.requires_grad:  # (a stale view refreshes)
+                needs.append(False)  # a view of a constant
                 edges.append(_NO_EDGE)
             elif a._no_grad_view and cls._array_backward:
                 # A view made under no_grad requires grad but takes no gradient:
