@@ -251,12 +251,17 @@ class Expand(Op):
 
     @staticmethod
     def view_fn(x: np.ndarray, shape: tuple) -> np.ndarray:
-        return np.broadcast_to(x, shape)
+        out = np.broadcast_to(x, shape)  # read-only: elements may repeat
+        repeats = any(st == 0 and n > 1 for st, n in zip(out.strides, out.shape))
+        if repeats or not x.flags.writeable:
+            return out
+        # nothing repeats: writable, as PyTorch's expand is then
+        return np.lib.stride_tricks.as_strided(x, out.shape, out.strides)
 
     @staticmethod
     def forward(ctx: Any, a: Any, shape: tuple) -> Any:
         ctx.self_sym_sizes = a._data.shape
-        return np.broadcast_to(a._data, shape)
+        return Expand.view_fn(a._data, shape)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
