@@ -361,14 +361,21 @@ def _one(v: Any) -> Any:
     return v[0] if isinstance(v, (tuple, list)) else v
 
 
+def _adaptive_size(input: Tensor, output_size: Any) -> tuple[int, int]:
+    """``output_size`` as two ints (None: the input's size there)."""
+    if isinstance(output_size, int):
+        return (output_size, output_size)
+    if input.dim() <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    return tuple(  # type: ignore[return-value]
+        input.shape[-2 + i] if n is None else n for i, n in enumerate(output_size)
+    )
+
+
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     """Averages over windows that divide the input into ``output_size`` parts
     (a mean over the last two dims for 1 x 1)."""
-    if isinstance(output_size, int):
-        output_size = (output_size, output_size)
-    out = tuple(
-        input.shape[-2 + i] if n is None else n for i, n in enumerate(output_size)
-    )
+    out = _adaptive_size(input, output_size)
     if out == (1, 1):
         return input.mean((-1, -2), keepdim=True)
     return PL.AdaptiveAvgPool2d.apply(input, out)
@@ -378,6 +385,32 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     size = _one(output_size)
     out = PL.AdaptiveAvgPool2d.apply(input.unsqueeze(-2), (1, size))
     return out.squeeze(-2)
+
+
+def adaptive_max_pool2d(
+    input: Tensor, output_size: Any, return_indices: bool = False
+) -> Any:
+    """The maximum of each window that divides the input into ``output_size``
+    parts (and, with return_indices, where it was)."""
+    values, indices = PL.AdaptiveMaxPool2d.apply(
+        input, _adaptive_size(input, output_size)
+    )
+    return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool1d(
+    input: Tensor, output_size: Any, return_indices: bool = False
+) -> Any:
+    """adaptive_max_pool2d over a height of 1 (as PyTorch computes it)."""
+    if isinstance(output_size, (tuple, list)) and len(output_size) != 1:
+        raise RuntimeError(
+            "adaptive_max_pool1d() argument 'output_size' should contain one int "
+            f"(got {len(output_size)})"
+        )
+    size = _one(output_size)
+    values, indices = PL.AdaptiveMaxPool2d.apply(input.unsqueeze(-2), (1, size))
+    values, indices = values.squeeze(-2), indices.squeeze(-2)
+    return (values, indices) if return_indices else values
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

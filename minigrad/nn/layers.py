@@ -469,6 +469,20 @@ class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
         return F.adaptive_avg_pool1d(input, self.output_size)
 
 
+class AdaptiveMaxPool2d(AdaptiveAvgPool2d):
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__(output_size)
+        self.return_indices = return_indices
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
 class Identity(Module):
     """Returns its input (arguments are accepted and ignored)."""
 

@@ -1,4 +1,5 @@
-"""2-d max and average pooling over the windows ``conv.windows`` gives.
+"""2-d max and average pooling (plain and adaptive) over the windows
+``conv.windows`` gives.
 
 Max pooling keeps, per window, the input position of its maximum (PyTorch's
 ``indices``): its gradient goes back there. Average pooling spreads each
@@ -86,11 +87,12 @@ class MaxPool2d(Op):
         return max_pool_backward(g, x, indices), None, None
 
 
-def max_pool_backward(g: Any, x: Any, indices: Any) -> Any:
+def max_pool_backward(g: Any, x: Any, indices: Any, node: Any = None) -> Any:
     """``g`` added into zeros like x at ``indices``; on Tensors one node,
-    MaxPool2DWithIndicesBackwardBackward0 (PyTorch's fused kernel)."""
+    MaxPool2DWithIndicesBackwardBackward0 (PyTorch's fused kernel; ``node``:
+    adaptive pooling's)."""
     if not isinstance(g, f.ndarray):
-        return MaxPoolBackward.apply(g, x, (indices,))
+        return (node or MaxPoolBackward).apply(g, x, (indices,))
     shape = tuple(f.data(x).shape)
     idx = f.data(indices)
     planes = math.prod(shape[:-2])
@@ -271,6 +273,55 @@ def _bins(n: int, out: int) -> list[tuple[int, int]]:
     return [(i * n // out, -(-(i + 1) * n // out)) for i in range(out)]
 
 
+def _check_adaptive(name: str, x: np.ndarray) -> None:
+    if x.ndim not in (3, 4):
+        colon = ":" if "max" in name else ""  # (sic: PyTorch's two messages)
+        raise RuntimeError(
+            f"{name}(): Expected 3D or 4D tensor, but got{colon} {list(x.shape)}"
+        )
+
+
+class AdaptiveMaxPool2d(Op):
+    """d adaptive_max_pool2d(a) = g added at each window's maximum"""
+
+    node_name = "AdaptiveMaxPool2DBackward0"
+    saved = ("self", "result1")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, out: tuple) -> tuple:
+        from .._tensor import Tensor
+
+        x = a._data
+        _check_adaptive("adaptive_max_pool2d", x)
+        values = np.empty(x.shape[:-2] + out, x.dtype)
+        idx = np.empty(x.shape[:-2] + out, np.int64)
+        width = x.shape[-1]
+        for i, (r0, r1) in enumerate(_bins(x.shape[-2], out[0])):
+            for j, (c0, c1) in enumerate(_bins(width, out[1])):
+                window = x[..., r0:r1, c0:c1].reshape(x.shape[:-2] + (-1,))
+                pos = window.argmax(axis=-1)  # the first maximum (or NaN)
+                values[..., i, j] = np.take_along_axis(window, pos[..., None], -1)[
+                    ..., 0
+                ]
+                row, col = np.divmod(pos, c1 - c0)
+                idx[..., i, j] = (r0 + row) * width + c0 + col
+        indices = Tensor._make(idx, False)
+        ctx.mark_non_differentiable(indices)
+        ctx.save_for_backward(a, indices)
+        return values, indices
+
+    @staticmethod
+    def backward(ctx: Any, g: Any, _: Any) -> tuple:
+        x, indices = ctx.saved_tensors
+        return max_pool_backward(g, x, indices, AdaptiveMaxPoolBackward), None
+
+
+class AdaptiveMaxPoolBackward(MaxPoolBackward):
+    """d adaptive_max_pool2d_backward(g) = gg at each window's maximum"""
+
+    node_name, saved = "AdaptiveMaxPool2DBackwardBackward0", ("indices",)
+
+
 def adaptive_avg_values(x: np.ndarray, out: tuple) -> np.ndarray:
     rows, cols = _bins(x.shape[-2], out[0]), _bins(x.shape[-1], out[1])
     result = np.empty(x.shape[:-2] + out, x.dtype)
@@ -288,11 +339,7 @@ class AdaptiveAvgPool2d(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, out: tuple) -> Any:
         x = a._data
-        if x.ndim not in (3, 4):
-            raise RuntimeError(
-                "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
-                f"{list(x.shape)}"
-            )
+        _check_adaptive("adaptive_avg_pool2d", x)
         ctx.save_for_backward(a)
         return adaptive_avg_values(x, out)
 

@@ -275,12 +275,21 @@ class Unsqueeze(Op):
 
     @staticmethod
     def view_fn(x: np.ndarray, dim: int) -> np.ndarray:
-        return np.expand_dims(x, dim)
+        # PyTorch's stride for the new dim (it decides the layout of later
+        # results): the next dim's extent, or one element at the end
+        d = dim % (x.ndim + 1)
+        step = x.itemsize if d == x.ndim else x.shape[d] * x.strides[d]
+        return np.lib.stride_tricks.as_strided(
+            x,
+            x.shape[:d] + (1,) + x.shape[d:],
+            x.strides[:d] + (step,) + x.strides[d:],
+            writeable=x.flags.writeable,
+        )
 
     @staticmethod
     def forward(ctx: Any, a: Any, dim: int) -> Any:
         # the node keeps the dim as given (negative ones as PyTorch's uint64)
-        out = np.expand_dims(a._data, dim)
+        out = Unsqueeze.view_fn(a._data, dim)
         ctx.dim, ctx.axis = f.u64(dim), dim % out.ndim
         return out
 

@@ -697,6 +697,18 @@ MORE_SHAPE_OPS = {
         lambda T, a: T.nn.functional.adaptive_avg_pool2d(a, (2, 3)),
         (1, 2, 5, 4),
     ),
+    "adaptive_max_pool2d": (
+        lambda T, a: T.nn.functional.adaptive_max_pool2d(a, (2, 3)),
+        (1, 2, 5, 7),
+    ),
+    "adaptive_max_pool2d_none": (
+        lambda T, a: T.nn.functional.adaptive_max_pool2d(a, (None, 2)),
+        (2, 3, 4),
+    ),
+    "adaptive_max_pool1d": (
+        lambda T, a: T.nn.functional.adaptive_max_pool1d(a, 3),
+        (2, 2, 7),
+    ),
     "adaptive_avg_pool1d": (
         lambda T, a: T.nn.functional.adaptive_avg_pool1d(a, 4),
         (2, 2, 7),
