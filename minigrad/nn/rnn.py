@@ -498,8 +498,10 @@ class RNNCell(RNNCellBase):
         return out if batched else out.squeeze(0)
 
 
-class LSTMCell(RNNCellBase):
-    """One LSTM step; returns ``(h', c')``."""
+class _GatedCell(RNNCellBase):
+    """LSTMCell's and GRUCell's constructor: ``gates`` blocks in each weight."""
+
+    gates: int
 
     def __init__(
         self,
@@ -509,7 +511,13 @@ class LSTMCell(RNNCellBase):
         device: Any = None,
         dtype: Any = None,
     ) -> None:
-        super().__init__(input_size, hidden_size, bias, 4, dtype=dtype)
+        super().__init__(input_size, hidden_size, bias, self.gates, dtype=dtype)
+
+
+class LSTMCell(_GatedCell):
+    """One LSTM step; returns ``(h', c')``."""
+
+    gates = 4
 
     def forward(self, input: Tensor, hx: tuple | None = None) -> tuple:
         input, (h, c), batched = self._prepare(input, hx, 2)
@@ -517,18 +525,10 @@ class LSTMCell(RNNCellBase):
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 
 
-class GRUCell(RNNCellBase):
+class GRUCell(_GatedCell):
     """One GRU step."""
 
-    def __init__(
-        self,
-        input_size: int,
-        hidden_size: int,
-        bias: bool = True,
-        device: Any = None,
-        dtype: Any = None,
-    ) -> None:
-        super().__init__(input_size, hidden_size, bias, 3, dtype=dtype)
+    gates = 3
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         input, (h,), batched = self._prepare(input, hx, 1)
