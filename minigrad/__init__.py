@@ -101,7 +101,7 @@ for _name in (
     "tile diagonal diag diag_embed trace index_fill addcmul addcdiv lerp all any "
     "masked_select masked_scatter cumprod unflatten broadcast_to repeat_interleave "
     "tensor_split nonzero count_nonzero logaddexp hypot logit deg2rad rad2deg "
-    "isclose"
+    "isclose fmod divide"
 ).split():
     globals()[_name] = _method(_name)
 del _name
@@ -285,6 +285,16 @@ def rsub(input: Tensor, other: Any, alpha: Any = 1) -> Tensor:
     if isinstance(other, Tensor):
         return RsubTensor.apply(input, other, alpha)
     return RsubScalar.apply(input, other, alpha)
+
+
+def remainder(input: Any, other: Any) -> Tensor:
+    """``input mod other`` (Python's sign); ``input`` may be a number."""
+    return input.remainder(other) if isinstance(input, Tensor) else input % other
+
+
+def floor_divide(input: Any, other: Any) -> Tensor:
+    """``input // other``; ``input`` may be a number."""
+    return input.floor_divide(other) if isinstance(input, Tensor) else input // other
 
 
 def true_divide(a: Tensor, b: Any) -> Tensor:

@@ -73,6 +73,19 @@ def cos(x: Any) -> Any:
     return np.cos(x) if isinstance(x, ndarray) else x.cos()
 
 
+def div_mode(a: Any, b: Any, mode: str) -> Any:
+    """``a / b`` rounded (``"floor"``/``"trunc"``); DivBackward2 on Tensors."""
+    if isinstance(a, ndarray):
+        from ._tensor import Tensor
+        from .ops.arithmetic import rounded_division
+
+        wrap = Tensor._make
+        return rounded_division(wrap(a, False), wrap(data(b), False), mode)
+    from .ops.arithmetic import DivMode
+
+    return DivMode.apply(a, b, mode)
+
+
 def scale(x: Any, s: Any) -> Any:
     """``x * s`` for a Python number ``s`` (recorded as MulBackward1, like PyTorch)."""
     if isinstance(x, ndarray):
@@ -124,10 +137,20 @@ def number_over(s: float, x: Any) -> Any:
 def expand(g: Any, shape: tuple) -> Any:
     """Broadcast ``g`` to ``shape`` (the backward of a reduction)."""
     if isinstance(g, ndarray):
-        if g.size == math.prod(shape):  # nothing repeats: a plain, writable view
+        if g.size == math.prod(shape):  # nothing repeats: a plain view
             return g.reshape(shape)
-        return np.broadcast_to(g, shape)
+        return broadcast_view(g, shape)
     return g.expand(shape)
+
+
+def broadcast_view(x: ndarray, shape: tuple) -> ndarray:
+    """``x`` broadcast to ``shape``, writable as PyTorch's ``expand`` is: a view
+    of one element may be written (changing every element that shares it); an
+    in-place op on the whole expanded tensor is refused by ``Tensor._inplace``."""
+    out = np.broadcast_to(x, shape)
+    if not x.flags.writeable:
+        return out
+    return np.lib.stride_tricks.as_strided(x, out.shape, out.strides)
 
 
 def reshape(g: Any, shape: tuple) -> Any:

@@ -22,7 +22,7 @@ from . import _dtype as dt
 from . import function, grad_mode
 from ._tensor_str import tensor_repr
 from ._warn import warn
-from .function import AccumulateGrad, Node, _check_inplace
+from .function import AccumulateGrad, Node, _check_inplace, refuse_overlap
 from .ops import arithmetic as A
 from .ops import linalg as L
 from .ops import nn as N
@@ -101,6 +101,18 @@ def _operand(value: Any) -> Tensor | None:
     operator does not take it (numpy arrays count as tensors, as in PyTorch)."""
     if isinstance(value, _NUMBER):
         return _scalar(value)
+    if isinstance(value, np.ndarray):
+        return Tensor._make(value, False)
+    return None
+
+
+_UNSET: Any = object()  # an argument not given (unlike one given as None)
+
+
+def _operand_tensor(value: Any) -> Tensor | None:
+    """A Tensor or numpy array operand as a Tensor (None for anything else)."""
+    if isinstance(value, Tensor):
+        return value
     if isinstance(value, np.ndarray):
         return Tensor._make(value, False)
     return None
@@ -528,8 +540,52 @@ class Tensor:
     def mul(self, other: Any) -> Tensor:
         return A.Mul.apply(self, _as_tensor(other, "mul"))
 
-    def div(self, other: Any) -> Tensor:
-        return A.Div.apply(self, _as_tensor(other, "div"))
+    def div(self, other: Any, *, rounding_mode: Any = _UNSET) -> Tensor:
+        other = _as_tensor(other, "div")
+        if rounding_mode is _UNSET:  # (rounding_mode=None is div's other overload)
+            return A.Div.apply(self, other)
+        return A.DivMode.apply(self, other, rounding_mode)
+
+    divide = div
+
+    # ------------------------------------- remainder, fmod and floor division
+    def remainder(self, other: Any) -> Tensor:
+        """``self mod other`` with the divisor's sign, as Python's ``%``."""
+        if isinstance(other, _NUMBER):
+            return A.RemainderScalar.apply(self, other)
+        return A.Remainder.apply(self, _as_tensor(other, "remainder"))
+
+    def fmod(self, other: Any) -> Tensor:
+        """``self mod other`` with the dividend's sign, as C's ``fmod``."""
+        if isinstance(other, _NUMBER):
+            return A.FmodScalar.apply(self, other)
+        return A.Fmod.apply(self, _as_tensor(other, "fmod"))
+
+    def floor_divide(self, other: Any) -> Tensor:
+        """``self // other``; PyTorch has no derivative for it (NotImplemented)."""
+        other = _as_tensor(other, "floor_divide")
+        values = A.rounded_division(self, other, "floor")
+        return A.NotDifferentiable.apply(self, other, values, "floor_divide")
+
+    def __mod__(self, other: Any) -> Tensor:
+        o = other if isinstance(other, _NUMBER) else _operand_tensor(other)
+        return NotImplemented if o is None else self.remainder(o)
+
+    def __rmod__(self, number: Any) -> Tensor:
+        if not isinstance(number, _NUMBER):
+            return NotImplemented
+        values = A.modulo(np.remainder, _scalar(number), self)
+        return A.NotDifferentiable.apply(None, self, values, "remainder")
+
+    def __floordiv__(self, other: Any) -> Tensor:
+        o = other if isinstance(other, _NUMBER) else _operand_tensor(other)
+        return NotImplemented if o is None else self.floor_divide(o)
+
+    def __rfloordiv__(self, number: Any) -> Tensor:
+        if not isinstance(number, _NUMBER):
+            return NotImplemented
+        values = A.rounded_division(_scalar(number), self, "floor")
+        return A.NotDifferentiable.apply(None, self, values, "floor_divide")
 
     # Operators return NotImplemented for what they don't accept, so Python
     # raises its own "unsupported operand type(s)" error, as with PyTorch.
@@ -1725,13 +1781,7 @@ class Tensor:
         """Run op ``cls`` out of place, write the result into this tensor's memory,
         bump the shared version, and make this tensor's history end in the op's
         node (or, for a view, make the base's history a ``CopySlices``)."""
-        data = self._data
-        if not data.flags.writeable and _overlaps(data):
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to "
-                "tensor refers to a single memory location. Please clone() the "
-                "tensor before performing the operation."
-            )
+        refuse_overlap(self._data)
         recording = grad_mode.state.enabled
         if recording:
             if self._multi_view is not None or self._no_grad_view:
@@ -1788,8 +1838,26 @@ class Tensor:
     def mul_(self, other: Any) -> Tensor:
         return self._inplace(A.Mul, _as_tensor(other, "mul_"))
 
-    def div_(self, other: Any) -> Tensor:
-        return self._inplace(A.Div, _as_tensor(other, "div_"))
+    def div_(self, other: Any, *, rounding_mode: Any = _UNSET) -> Tensor:
+        other = _as_tensor(other, "div_")
+        if rounding_mode is _UNSET:
+            return self._inplace(A.Div, other)
+        return self._inplace(A.DivMode, other, rounding_mode)
+
+    def remainder_(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return self._inplace(A.RemainderScalar, other)
+        return self._inplace(A.Remainder, _as_tensor(other, "remainder_"))
+
+    def fmod_(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return self._inplace(A.FmodScalar, other)
+        return self._inplace(A.Fmod, _as_tensor(other, "fmod_"))
+
+    def floor_divide_(self, other: Any) -> Tensor:
+        other = _as_tensor(other, "floor_divide_")
+        values = A.rounded_division(self, other, "floor")
+        return self._inplace(A.NotDifferentiable, other, values, "floor_divide")
 
     def pow_(self, exponent: Any) -> Tensor:
         if isinstance(exponent, Tensor):
@@ -1837,6 +1905,16 @@ class Tensor:
 
     def __itruediv__(self, other: Any) -> Tensor:
         return self.div_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __imod__(self, other: Any) -> Tensor:
+        return (
+            self.remainder_(other) if isinstance(other, _OPERANDS) else NotImplemented
+        )
+
+    def __ifloordiv__(self, other: Any) -> Tensor:
+        if isinstance(other, _OPERANDS):
+            return self.floor_divide_(other)
+        return NotImplemented
 
     def __ipow__(self, exponent: Any) -> Tensor:
         return self.pow_(exponent)
@@ -1892,11 +1970,6 @@ def _check_multi_view(t: Tensor, args: tuple) -> None:
             "tracked)."
         )
     raise RuntimeError(msg)
-
-
-def _overlaps(data: np.ndarray) -> bool:
-    """An expanded array: several elements share one memory location."""
-    return any(st == 0 and n > 1 for st, n in zip(data.strides, data.shape))
 
 
 def _snapshot_saved_self(node: Node, t: Tensor) -> None:

@@ -29,7 +29,7 @@ import numpy as np
 from . import grad_mode
 from ._tensor import Tensor
 from ._warn import warn
-from .function import AccumulateGrad, Node
+from .function import AccumulateGrad, Node, refuse_overlap
 
 _ARRAY = (np.ndarray, np.generic)
 
@@ -218,6 +218,7 @@ def accumulate_into(var: Any, g: Any, create_graph: bool) -> None:
     elif create_graph:
         var._grad = old + g
     else:
+        refuse_overlap(old._data)  # (an expanded .grad the user set)
         old._data += g._data if isinstance(g, Tensor) else g
         old._vc.value += 1
     for hook in (var._post_acc_hooks or {}).values():

@@ -40,6 +40,18 @@ _object_new = object.__new__
 _new_tensor: Any = None  # _tensor._new_tensor(data, requires_grad, cls)
 _sequence_nr = itertools.count()
 
+
+def refuse_overlap(data: np.ndarray) -> None:
+    """PyTorch refuses to write in place into an expanded tensor, where several
+    elements share one memory location."""
+    if any(st == 0 and n > 1 for st, n in zip(data.strides, data.shape)):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor "
+            "refers to a single memory location. Please clone() the tensor before "
+            "performing the operation."
+        )
+
+
 ERR_BACKWARD_TWICE = (
     "Trying to backward through the graph a second time (or directly access saved "
     "tensors after they have already been freed). Saved intermediate values of the "

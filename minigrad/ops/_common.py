@@ -7,7 +7,18 @@ from typing import Any
 import numpy as np
 
 from .._dtype import default_float, result_type
-from ..function import Function
+from ..function import BackwardCFunction, Function
+
+
+class _Qualified:
+    """Nodes PyTorch names with a C++ namespace (``torch::autograd::CopySlices``)."""
+
+    def name(self) -> str:
+        return f"minigrad::autograd::{type(self).__name__}"
+
+
+class QualifiedNode(_Qualified, BackwardCFunction):
+    pass
 
 
 class Op(Function):

@@ -1,4 +1,4 @@
-"""``+ - * / **`` and negation."""
+"""``+ - * / ** % //``, ``fmod``, division with rounding, and negation."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _formula as f
 from .._dtype import result_type
-from ._common import BinaryOp, Op, binary_out, float_out, operand
+from ._common import BinaryOp, Op, QualifiedNode, binary_out, float_out, operand
 
 
 class Add(BinaryOp):
@@ -160,6 +160,169 @@ class Div(BinaryOp):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         return (g / b if need_a else None), (-g * (a / b / b) if need_b else None)
+
+
+class DivMode(BinaryOp):
+    """d div(a, b, rounding_mode) = as a / b without rounding; with rounding the
+    result is piecewise constant: zero gradients"""
+
+    node_name, saved, saved_attrs = (
+        "DivBackward2",
+        ("self", "other"),
+        ("rounding_mode",),
+    )
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any, mode: Any) -> Any:
+        if mode not in (None, "trunc", "floor"):
+            raise RuntimeError(
+                "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                f"but found '{mode}'"
+            )
+        ctx.rounding_mode = mode
+        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
+        if mode is None:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return float_out(a._data / operand(b, a), a, b)
+        return rounded_division(a, b, mode)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad[:2]
+        if ctx.rounding_mode is not None:  # constants, as PyTorch's zeros
+            zero = f.zeros(f.data(g).shape, g)
+            return (zero if need_a else None), (zero if need_b else None), None
+        ga = g / b if need_a else None
+        return ga, (-g * (a / b / b) if need_b else None), None
+
+
+def rounded_division(a: Any, b: Any, mode: str) -> np.ndarray:
+    """``a / b`` rounded toward -inf (floor) or 0 (trunc), in the promoted dtype
+    (integers stay integers)."""
+    x, y = a._data, operand(b, a)
+    _refuse_integer_zero(a, b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if mode == "floor":
+            out = np.floor_divide(x, y)
+        elif np.result_type(x, y).kind in "iu":
+            out = np.floor_divide(x, y)
+            out = out + ((out * y != x) & ((x < 0) != (y < 0)))  # toward 0
+        else:
+            out = np.trunc(x / y)
+    return binary_out(out, a, b)
+
+
+def _refuse_integer_zero(a: Any, b: Any) -> None:
+    """PyTorch raises for an integer division by zero (numpy would give 0)."""
+    if result_type(a, b).np.kind in "iu" and not np.all(b._data):
+        raise RuntimeError("ZeroDivisionError")
+
+
+class Remainder(BinaryOp):
+    """d(a mod b) = (g, -g * floor(a / b))   (Python's sign: b's)"""
+
+    node_name, saved = "RemainderBackward1", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        need_b = ctx.needs_input_grad[1]
+        ctx.save_for_backward(a if need_b else None, b if need_b else None)
+        return modulo(np.remainder, a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (g if need_a else None), (
+            -g * f.div_mode(a, b, "floor") if need_b else None
+        )
+
+
+class Fmod(BinaryOp):
+    """d fmod(a, b) = (g, -g * trunc(a / b))   (C's sign: a's)"""
+
+    node_name, saved = "FmodBackward1", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Any:
+        need_b = ctx.needs_input_grad[1]
+        ctx.save_for_backward(a if need_b else None, b if need_b else None)
+        return modulo(np.fmod, a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (g if need_a else None), (
+            -g * f.div_mode(a, b, "trunc") if need_b else None
+        )
+
+
+class RemainderScalar(Op):
+    """d(a mod s) = g"""
+
+    node_name = "RemainderBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, s: Any) -> Any:
+        return scalar_values(np.remainder, a, s)
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        return g, None
+
+
+class FmodScalar(RemainderScalar):
+    """d fmod(a, s) = g"""
+
+    node_name = "FmodBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, s: Any) -> Any:
+        return scalar_values(np.fmod, a, s)
+
+
+def modulo(ufunc: Any, a: Any, b: Any) -> np.ndarray:
+    """``np.remainder`` or ``np.fmod`` of two tensors (one may be a wrapped
+    number), in PyTorch's result dtype."""
+    _refuse_integer_zero(a, b)
+    x = a._data.item() if a._wrapped_number else a._data
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return binary_out(ufunc(x, operand(b, a)), a, b)
+
+
+def scalar_values(ufunc: Any, a: Any, s: Any) -> np.ndarray:
+    """``ufunc(a, s)`` for a Python number ``s``."""
+    from .._tensor import _scalar
+
+    return modulo(ufunc, a, _scalar(s))
+
+
+class NotDifferentiable(Op):
+    """An op PyTorch has no derivative for (``a // b``, ``2 % a``): it is
+    recorded, with edges to the operands that require grad only, and backward
+    through it fails. ``forward`` gets the values already computed."""
+
+    node_name, node_base = "NotImplemented", QualifiedNode
+
+    @classmethod
+    def apply(cls, a: Any, b: Any, values: np.ndarray, aten: str) -> Any:
+        from .._tensor import Tensor
+
+        def operand(t: Any) -> Any:  # no edge at all for a constant
+            return t if isinstance(t, Tensor) and t.requires_grad else None
+
+        return super().apply(operand(a), operand(b), values, aten)
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any, values: np.ndarray, aten: str) -> Any:
+        ctx.aten = aten
+        return values
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> tuple:
+        raise RuntimeError(f"derivative for aten::{ctx.aten} is not implemented")
 
 
 class Neg(Op):

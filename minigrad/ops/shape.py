@@ -10,7 +10,7 @@ import numpy as np
 from .. import _formula as f
 from .._dtype import result_type
 from ..function import ERR_BACKWARD_TWICE, BackwardCFunction, Node
-from ._common import Op
+from ._common import Op, _Qualified
 from .reduction import along_key, checked_dims, normalize_dims, reduce_dims
 
 
@@ -251,12 +251,7 @@ class Expand(Op):
 
     @staticmethod
     def view_fn(x: np.ndarray, shape: tuple) -> np.ndarray:
-        out = np.broadcast_to(x, shape)  # read-only: elements may repeat
-        repeats = any(st == 0 and n > 1 for st, n in zip(out.strides, out.shape))
-        if repeats or not x.flags.writeable:
-            return out
-        # nothing repeats: writable, as PyTorch's expand is then
-        return np.lib.stride_tricks.as_strided(x, out.shape, out.strides)
+        return f.broadcast_view(x, shape)
 
     @staticmethod
     def forward(ctx: Any, a: Any, shape: tuple) -> Any:
@@ -1289,13 +1284,6 @@ class Unbind(Op):
 
 
 # ---------------------------------------------------------------- in-place writes
-class _Qualified:
-    """Nodes PyTorch names with a C++ namespace (``torch::autograd::CopySlices``)."""
-
-    def name(self) -> str:
-        return f"minigrad::autograd::{type(self).__name__}"
-
-
 class CopyNode(_Qualified, BackwardCFunction):
     pass
 
