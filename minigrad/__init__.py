@@ -101,7 +101,7 @@ for _name in (
     "tile diagonal diag diag_embed trace index_fill addcmul addcdiv lerp all any "
     "masked_select masked_scatter cumprod unflatten broadcast_to repeat_interleave "
     "tensor_split nonzero count_nonzero logaddexp hypot logit deg2rad rad2deg "
-    "isclose fmod divide"
+    "isclose fmod divide scatter_reduce"
 ).split():
     globals()[_name] = _method(_name)
 del _name

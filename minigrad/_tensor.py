@@ -1265,21 +1265,63 @@ class Tensor:
         return S.Gather.apply(self, dim, (index,))
 
     def scatter(
-        self, dim: int, index: Tensor, src: Any = None, *, value: Any = None
+        self,
+        dim: int,
+        index: Tensor,
+        src: Any = None,
+        *,
+        value: Any = None,
+        reduce: str | None = None,
     ) -> Tensor:
         """A copy with ``src`` (a tensor) or ``value`` (a number) written at
-        ``index`` along ``dim``."""
+        ``index`` along ``dim`` (or, with the old ``reduce``, added/multiplied)."""
         cls, x = _scatter_source(src, value)
+        if reduce is not None:
+            values, tensor_src = _scatter_old_reduce(self, dim, index, x, reduce)
+            return A.NotDifferentiable.apply(self, tensor_src, values, "scatter")
         return cls.apply(self, dim, (index,), x)
 
     def scatter_(
-        self, dim: int, index: Tensor, src: Any = None, *, value: Any = None
+        self,
+        dim: int,
+        index: Tensor,
+        src: Any = None,
+        *,
+        value: Any = None,
+        reduce: str | None = None,
     ) -> Tensor:
         cls, x = _scatter_source(src, value)
+        if reduce is not None:
+            values, tensor_src = _scatter_old_reduce(self, dim, index, x, reduce)
+            return self._inplace(A.NotDifferentiable, tensor_src, values, "scatter_")
         return self._inplace(cls, dim, (index,), x)
 
     def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         return S.ScatterAdd.apply(self, dim, (index,), src)
+
+    def scatter_reduce(
+        self,
+        dim: int,
+        index: Tensor,
+        src: Tensor,
+        reduce: str,
+        *,
+        include_self: bool = True,
+    ) -> Tensor:
+        """``src`` combined into a copy of self at ``index`` by ``reduce`` ("sum",
+        "prod", "mean", "amax" or "amin")."""
+        return S.ScatterReduce.apply(self, dim, (index,), src, reduce, include_self)
+
+    def scatter_reduce_(
+        self,
+        dim: int,
+        index: Tensor,
+        src: Tensor,
+        reduce: str,
+        *,
+        include_self: bool = True,
+    ) -> Tensor:
+        return self._inplace(S.ScatterReduce, dim, (index,), src, reduce, include_self)
 
     def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         return self._inplace(S.ScatterAdd, dim, (index,), src)
@@ -2130,6 +2172,24 @@ Tensor.fix_ = Tensor.trunc_
 
 def _rebuild_tensor(cls: type, data: np.ndarray, requires_grad: bool) -> Tensor:
     return cls._make(data, requires_grad)
+
+
+def _scatter_old_reduce(t: Tensor, dim: int, index: Tensor, x: Any, reduce: str):
+    """``scatter(..., reduce="add"|"multiply")``: the values, and the tensor
+    source (None for a number). PyTorch has no derivative for it."""
+    tensor_src = x if isinstance(x, Tensor) else None
+    if tensor_src is not None:
+        warn(
+            "The reduce argument of minigrad.scatter with Tensor src is deprecated "
+            "and will be removed in a future PyTorch release. Use "
+            "minigrad.scatter_reduce instead for more reduction options."
+        )
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    d, key = S._scatter_target(t._data, dim, index, tensor_src)
+    part = x if tensor_src is None else S._src_part(x, key[d].shape)
+    kind = "sum" if reduce == "add" else "prod"
+    return S.scatter_reduce_values(t._data, key, part, kind, True), tensor_src
 
 
 def _scatter_source(src: Any, value: Any) -> tuple:

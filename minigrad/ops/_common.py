@@ -67,6 +67,14 @@ def operand(b: Any, a: Any) -> Any:
 
 
 def binary_out(out: Any, a: Any, b: Any) -> Any:
+    """An elementwise result: numpy's, in the dtype PyTorch's promotion rules
+    give, laid out in memory as PyTorch lays it out."""
+    if out.ndim > 1 and not (a._data.flags.c_contiguous and b._data.flags.c_contiguous):
+        out = iterator_layout(out, (a._data, b._data))
+    return promoted(out, a, b)
+
+
+def promoted(out: Any, a: Any, b: Any) -> Any:
     """Cast numpy's result to the dtype PyTorch's promotion rules give."""
     ad, bd = a._data.dtype, b._data.dtype
     if ad is bd and out.dtype is ad:  # the usual case; dtypes are mostly singletons
@@ -75,7 +83,50 @@ def binary_out(out: Any, a: Any, b: Any) -> Any:
         want = ad  # a Python number never changes a float tensor's dtype
     else:
         want = result_type(a, b).np
-    return out if out.dtype == want else np.asarray(out).astype(want)
+    return out if out.dtype == want else out.astype(want, order="K")
+
+
+def iterator_layout(out: np.ndarray, inputs: tuple) -> np.ndarray:
+    """``out`` with the memory order PyTorch's TensorIterator gives an
+    elementwise result: dims sorted by the inputs' strides, the first input
+    deciding (numpy decides otherwise when the inputs disagree, e.g. for
+    ``a.t() * b``)."""
+    shape, ndim = out.shape, out.ndim
+    strides = []
+    for x in inputs:  # each input's strides against the result (0: broadcast)
+        lead = ndim - x.ndim
+        row = [0] * ndim
+        for i, (n, st) in enumerate(zip(x.shape, x.strides)):
+            if n == shape[lead + i]:
+                row[lead + i] = st
+        strides.append(row)
+
+    def should_swap(d0: int, d1: int) -> int:  # 1: d0 goes after d1
+        for row in strides:
+            s0, s1 = row[d0], row[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(ndim - 1, -1, -1))  # fastest dim first
+    for i in range(1, ndim):  # insertion sort, stopping at a clear order
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            order = should_swap(perm[d0], perm[d1])
+            if order > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif order < 0:
+                break
+    if perm == list(range(ndim - 1, -1, -1)):
+        return out if out.flags.c_contiguous else np.ascontiguousarray(out)
+    slowest_first = perm[::-1]
+    dense = np.ascontiguousarray(out.transpose(slowest_first))
+    return dense.transpose(np.argsort(slowest_first))
 
 
 def float_out(out: Any, *operands: Any) -> Any:

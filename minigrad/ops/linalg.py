@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _formula as f
 from .._dtype import from_numpy_dtype
-from ._common import Op, binary_out
+from ._common import Op, promoted
 
 
 def element_strides(x: np.ndarray) -> tuple[int, ...]:
@@ -69,7 +69,7 @@ class Dot(Op):
             )
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return binary_out(np.asarray(np.dot(x, y)), a, b)
+        return promoted(np.asarray(np.dot(x, y)), a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -94,7 +94,7 @@ class Mv(Op):
             )
         need_m, need_v = ctx.needs_input_grad
         ctx.save_for_backward(m if need_v else None, v if need_m else None)
-        return binary_out(x @ y, m, v)
+        return promoted(x @ y, m, v)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -133,7 +133,7 @@ class Mm(Op):
         ctx.self_sym_strides = element_strides(x) if need_a else ()
         ctx.mat2_sym_sizes = y.shape
         ctx.mat2_sym_strides = element_strides(y) if need_b else ()
-        return binary_out(x @ y, a, b)
+        return promoted(x @ y, a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -189,7 +189,7 @@ class Bmm(Op):
             )
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return binary_out(x @ y, a, b)
+        return promoted(x @ y, a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:

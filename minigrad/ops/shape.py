@@ -709,6 +709,130 @@ class ScatterAdd(Op):
         return g, None, None, gs
 
 
+_REDUCE_AT = {"sum": np.add, "mean": np.add, "prod": np.multiply}
+_REDUCE_AT.update(amax=np.maximum, amin=np.minimum)
+
+
+def scatter_reduce_values(
+    x: np.ndarray, key: tuple, src: np.ndarray, reduce: str, include_self: bool
+) -> np.ndarray:
+    """``x`` with ``src``'s values combined into it at ``key`` by ``reduce``
+    (``include_self=False``: the places written start from the first value)."""
+    ufunc = _REDUCE_AT[reduce]
+    out = np.array(x.reshape(x.shape or (1,)), copy=True)
+    if not include_self:  # start each written place from the reduction's identity
+        start = {"prod": 1, "amax": -np.inf, "amin": np.inf}.get(reduce, 0)
+        if out.dtype.kind != "f" and reduce in ("amax", "amin"):
+            info = np.iinfo(out.dtype)
+            start = info.min if reduce == "amax" else info.max
+        out[key] = start
+    ufunc.at(out, key, src)
+    if reduce == "mean":
+        count = np.full(out.shape, 1 if include_self else 0, out.dtype)
+        np.add.at(count, key, 1)
+        count[count == 0] = 1
+        out = out // count if out.dtype.kind != "f" else out / count
+    return out.reshape(x.shape)
+
+
+class ScatterReduce(Op):
+    """d a.scatter_reduce(d, index, src, reduce) = PyTorch's formulas: sum and
+    mean pass g (divided by the counts), amax/amin share g among the places that
+    hold the result, prod multiplies g by the product of the others"""
+
+    node_name = "ScatterReduceBackward0"
+    saved = ("self", "index", "src", "result")
+    saved_attrs = ("dim", "include_self", "reduce")
+
+    @staticmethod
+    def forward(
+        ctx: Any, a: Any, dim: int, consts: tuple, src: Any, reduce: str, incl: bool
+    ) -> Any:
+        kind = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # (old names)
+        if kind not in _REDUCE_AT:
+            raise RuntimeError(
+                "reduce argument must be either sum, prod, mean, amax or amin, got "
+                f"{reduce}"
+            )
+        (index,) = consts
+        ctx.d, ctx.key = _scatter_target(a._data, dim, index, src)
+        ctx.dim, ctx.reduce, ctx.include_self = f.u64(dim), reduce, incl
+        part = _src_part(src, ctx.key[ctx.d].shape)
+        out = scatter_reduce_values(a._data, ctx.key, part, kind, incl)
+        ctx.save_for_backward(a, index, src, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:
+        a, index, src, result = ctx.saved_tensors
+        d, key, reduce = ctx.d, ctx.key, ctx.reduce
+        if reduce not in _REDUCE_AT:  # "max"/"min" compute, but have no gradient
+            raise RuntimeError(
+                "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' "
+                f"but got {reduce}."
+            )
+        x, y, res = f.data(a), f.data(src), f.data(result)
+        grad_self = grad_src = None
+        if reduce == "sum":
+            grad_self, grad_src = g, f.gather(g, d, index, key)
+        elif reduce == "mean":
+            count = np.full(x.shape, 1 if ctx.include_self else 0, x.dtype)
+            np.add.at(count.reshape(x.shape or (1,)), key, 1)
+            count[count == 0] = 1
+            grad_self = g / f.constant(count, g)
+            n_src = f.constant(_flat_at(count, key, y.shape), g)
+            grad_src = f.gather(g, d, index, key) / n_src
+        elif reduce in ("amax", "amin"):
+            self_is = (x == res).astype(x.dtype)
+            src_is = (y == _flat_at(res, key, y.shape)).astype(x.dtype)
+            shares = np.array(self_is.reshape(x.shape or (1,)), copy=True)
+            np.add.at(shares, key, src_is)
+            spread = g / f.constant(shares.reshape(x.shape), g)
+            grad_self = f.constant(self_is, g) * spread
+            grad_src = f.constant(src_is, g) * f.gather(spread, d, index, key)
+        else:  # prod: the product of the others, with PyTorch's care for zeros
+            incl = ctx.include_self
+            masked_self = f.masked_fill(a, x == 0, 1)
+            others = _scatter_prod(masked_self, d, index, key, src, incl)
+            grad_self = g * others / masked_self
+            zero = y == 0
+            counts = np.zeros(x.shape or (1,), x.dtype)
+            np.add.at(counts, key, zero.astype(x.dtype))
+            single = zero & (_flat_at(counts, key, y.shape) == 1)
+            masked_src = f.masked_fill(src, single, 1)
+            others = _scatter_prod(a, d, index, key, masked_src, incl)
+            grad_src = f.where(
+                single,
+                f.gather(g * others, d, index, key),
+                f.gather(g * result, d, index, key) / f.masked_fill(src, zero, 1),
+            )
+        if not ctx.include_self:  # the written places did not read self
+            grad_self = f.scatter_value(grad_self, d, index, key, 0)
+        needs = ctx.needs_input_grad
+        return (
+            grad_self if needs[0] else None,
+            None,
+            None,
+            grad_src if needs[3] else None,
+            None,
+            None,
+        )
+
+
+def _flat_at(x: np.ndarray, key: tuple, shape: tuple) -> np.ndarray:
+    """``x.gather(dim, index)`` on arrays: the values at ``key``."""
+    return x.reshape(x.shape or (1,))[key].reshape(shape)
+
+
+def _scatter_prod(x: Any, d: int, index: Any, key: tuple, src: Any, incl: bool) -> Any:
+    """``x.scatter_reduce(d, index, src, "prod")`` of arrays or Tensors."""
+    if isinstance(x, np.ndarray):
+        y = f.data(src)
+        part = y.reshape(y.shape or (1,))[tuple(slice(0, n) for n in key[d].shape)]
+        return scatter_reduce_values(x, key, part, "prod", incl)
+    return ScatterReduce.apply(x, d, (index,), src, "prod", incl)
+
+
 class Flip(Op):
     """d flip(a, dims) = g flipped back along the same dims"""
 

@@ -272,6 +272,15 @@ REDUCTIONS = {
     "cumsum": lambda lib, x: x.cumsum(1),
     "cumsum_first": lambda lib, x: x.cumsum(0),
     "cumprod": lambda lib, x: x.cumprod(1),
+    "scatter_reduce_prod": lambda lib, x: x[:, :2].scatter_reduce(
+        1, lib.tensor([[0, 0, 1], [1, 1, 0]]), x * 2, "prod"
+    ),
+    "scatter_reduce_amax": lambda lib, x: x[:, :2].scatter_reduce(
+        1, lib.tensor([[0, 0, 1], [1, 1, 0]]), x * 2, "amax", include_self=False
+    ),
+    "scatter_reduce_mean": lambda lib, x: x[:, :2].scatter_reduce(
+        1, lib.tensor([[0, 0, 1], [1, 1, 0]]), x * 2, "mean"
+    ),
     "logaddexp": lambda lib, x: lib.logaddexp(x, x * 2),
     "hypot": lambda lib, x: x.hypot(x * x + 1),
     "xlogy": lambda lib, x: x.xlogy(x * x + 1),
