@@ -76,7 +76,7 @@ class Softmax(Op):
             out = np.ones((), x.dtype)
         else:
             e = np.exp(_shifted(x, ctx.axis))
-            out = e / e.sum(axis=ctx.axis, keepdims=True)
+            out = np.asarray(e / e.sum(axis=ctx.axis, keepdims=True), order="C")
         ctx.save_for_backward(out)
         return out
 
@@ -138,6 +138,7 @@ class LogSoftmax(Op):
         else:
             z = _shifted(x, ctx.axis)  # log-sum-exp with the max taken out
             out = z - np.log(np.exp(z).sum(axis=ctx.axis, keepdims=True))
+            out = np.asarray(out, order="C")  # PyTorch's result is row-major
         ctx.save_for_backward(out)
         return out
 

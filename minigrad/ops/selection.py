@@ -92,7 +92,8 @@ class MaskedFill(Op):
         x = a._data
         broadcast_shape(m.shape, x.shape)
         ctx.save_for_backward(mask)
-        return np.where(m, np.asarray(value).astype(x.dtype), x)
+        filled = np.where(m, np.asarray(value).astype(x.dtype), x)
+        return np.asarray(filled, order="C")  # PyTorch fills a row-major clone
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -118,7 +119,7 @@ class MaskedFillTensor(Op):
         x = a._data
         broadcast_shape(m.shape, x.shape)
         ctx.save_for_backward(mask)
-        return np.where(m, v._data.astype(x.dtype), x)
+        return np.asarray(np.where(m, v._data.astype(x.dtype), x), order="C")
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:

@@ -843,7 +843,8 @@ class Flip(Op):
         x = a._data
         ctx.dims = tuple(f.u64(d) for d in dims)
         ctx.axes = checked_dims(reduce_dims, dims, x.ndim)
-        return np.flip(x, ctx.axes).copy()  # a copy, as in PyTorch (not a view)
+        # a copy (not a view) in the input's memory order, as in PyTorch
+        return np.flip(x, ctx.axes).copy(order="K")
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -1216,7 +1217,7 @@ class Cat(Op):
                         "in the list."
                     )
         ctx.dim, ctx.d, ctx.sizes = f.u64(dim), d, [x.shape[d] for x in xs]
-        out = np.concatenate(xs, axis=d)
+        out = np.ascontiguousarray(np.concatenate(xs, axis=d))  # PyTorch: row-major
         want = result_type(*tensors).np
         return out if out.dtype == want else out.astype(want)
 
@@ -1246,7 +1247,7 @@ class Stack(Op):
                     f"{list(xs[0].shape)} at entry 0 and {list(x.shape)} at entry {i}"
                 )
         ctx.dim, ctx.d, ctx.n = f.u64(dim), d, len(xs)
-        out = np.stack(xs, axis=d)
+        out = np.ascontiguousarray(np.stack(xs, axis=d))  # PyTorch: row-major
         want = result_type(*tensors).np
         return out if out.dtype == want else out.astype(want)
 
