@@ -996,14 +996,14 @@ class Tensor:
         if as_tuple:
             return tuple(Tensor._make(np.asarray(i, np.int64), False) for i in found)
         rows = np.stack(found, 1) if found else np.zeros((0, 0), np.int64)
-        return Tensor._make(np.asarray(rows, np.int64), False)
+        # column-major, as PyTorch writes it (one index column after another)
+        return Tensor._make(np.asarray(rows, np.int64, order="F"), False)
 
     def count_nonzero(self, dim: Any = None) -> Tensor:
         axis = None if dim is None else R.normalize_dims(dim, self._data.ndim)
         count = np.count_nonzero(self._data, axis=axis)
         return Tensor._make(np.asarray(count, np.int64), False)
 
-    # ------------------------------------------------------ diagonals, trace
     # ------------------------------------------------------ diagonals, trace
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
         """The diagonal of dims ``dim1`` and ``dim2`` (a view), as the last dim."""

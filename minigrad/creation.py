@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _dtype as dt
 from ._tensor import Tensor, _shape_arg
+from .ops._common import preserve_layout
 
 _rng = np.random.default_rng()
 
@@ -268,7 +269,9 @@ def _like(
     t: Tensor, maker: Any, dtype: dt.dtype | None, requires_grad: bool, *args: Any
 ) -> Tensor:
     _check_input(t, f"{maker.__name__}_like")
-    return maker(t.shape, *args, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    out = maker(t.shape, *args, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    out._data = preserve_layout(out._data, t._data)  # PyTorch's preserve_format
+    return out
 
 
 def ones_like(
@@ -310,10 +313,7 @@ def full_like(
     requires_grad: bool = False,
     device: Any = None,
 ) -> Tensor:
-    _check_input(t, "full_like")
-    return full(
-        t.shape, fill_value, dtype=dtype or t.dtype, requires_grad=requires_grad
-    )
+    return _like(t, full, dtype, requires_grad, fill_value)
 
 
 def rand_like(

@@ -129,9 +129,36 @@ def iterator_layout(out: np.ndarray, inputs: tuple) -> np.ndarray:
     return dense.transpose(np.argsort(slowest_first))
 
 
+def preserve_layout(out: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``out`` (shaped like ``x``) in ``x``'s memory order when ``x`` fills its
+    memory without gaps or overlaps, else row-major: PyTorch's
+    ``preserve_format`` (``empty_like``, ``sort``)."""
+    if out.ndim < 2 or x.flags.c_contiguous or not _dense(x):
+        return np.asarray(out, order="C")
+    return iterator_layout(out, (x,))
+
+
+def _dense(x: np.ndarray) -> bool:
+    """The elements of ``x`` fill one block of memory, each once."""
+    size = x.itemsize
+    for d in sorted(
+        (d for d in range(x.ndim) if x.shape[d] != 1), key=x.strides.__getitem__
+    ):
+        if x.strides[d] != size:
+            return False
+        size *= x.shape[d]
+    return True
+
+
 def float_out(out: Any, *operands: Any) -> Any:
     """Like ``binary_out`` but integer results become the default float (``/``)."""
+    if len(operands) == 2 and out.ndim > 1:
+        a, b = operands
+        if hasattr(b, "_data") and not (
+            a._data.flags.c_contiguous and b._data.flags.c_contiguous
+        ):
+            out = iterator_layout(out, (a._data, b._data))
     want = result_type(*operands)
     if not want.is_floating_point:
         want = default_float
-    return out if out.dtype == want.np else np.asarray(out).astype(want.np)
+    return out if out.dtype == want.np else out.astype(want.np, order="K")

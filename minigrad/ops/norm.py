@@ -157,7 +157,8 @@ class NativeLayerNorm(Op):
         ctx.normalized_shape = tuple(normalized_shape)
         ctx.where = _layer_axes(data.ndim, ctx.normalized_shape)
         ctx.save_for_backward(x, w, b, mean, rstd)
-        return _affine((data - mean) * rstd, w, b, None).astype(data.dtype, copy=False)
+        out = _affine((data - mean) * rstd, w, b, None)
+        return np.asarray(out, data.dtype, order="C")  # row-major, as PyTorch's
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:

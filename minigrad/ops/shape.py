@@ -990,7 +990,8 @@ class Roll(Op):
         ctx.dims = tuple(f.u64(d) for d in dims)
         ctx.shift_args, ctx.dim_args = shifts, dims
         axes = normalize_dims(dims, x.ndim) if dims else None
-        return np.roll(x, shifts if dims else shifts[0], axes)
+        out = np.roll(x, shifts if dims else shifts[0], axes)
+        return np.asarray(out, order="C")  # PyTorch's result is row-major
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:

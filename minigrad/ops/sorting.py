@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from ._common import Op
+from ._common import Op, preserve_layout
 from .reduction import (
     MaxAll,
     _return_type,
@@ -75,7 +75,10 @@ class Sort(_Selecting):
     @staticmethod
     def forward(ctx: Any, a: Any, dim: int, descending: bool) -> tuple:
         idx = _sorted_indices(a._data, dim, descending)
-        return _Selecting._pick(ctx, a, dim, idx, True)
+        values, indices = _Selecting._pick(ctx, a, dim, idx, True)
+        # both in the input's memory order, as PyTorch lays them out
+        indices._data = preserve_layout(indices._data, a._data)
+        return preserve_layout(values, a._data), indices
 
 
 class SortStable(Sort):
