@@ -223,40 +223,29 @@ class Remainder(BinaryOp):
     """d(a mod b) = (g, -g * floor(a / b))   (Python's sign: b's)"""
 
     node_name, saved = "RemainderBackward1", ("self", "other")
+    ufunc, rounding = np.remainder, "floor"
 
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Any:
         need_b = ctx.needs_input_grad[1]
         ctx.save_for_backward(a if need_b else None, b if need_b else None)
-        return modulo(np.remainder, a, b)
+        return modulo(ctx._forward_cls.ufunc, a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
+        rounding = ctx._forward_cls.rounding
         return (g if need_a else None), (
-            -g * f.div_mode(a, b, "floor") if need_b else None
+            -g * f.div_mode(a, b, rounding) if need_b else None
         )
 
 
-class Fmod(BinaryOp):
+class Fmod(Remainder):
     """d fmod(a, b) = (g, -g * trunc(a / b))   (C's sign: a's)"""
 
     node_name, saved = "FmodBackward1", ("self", "other")
-
-    @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
-        need_b = ctx.needs_input_grad[1]
-        ctx.save_for_backward(a if need_b else None, b if need_b else None)
-        return modulo(np.fmod, a, b)
-
-    @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
-        a, b = ctx.saved_tensors
-        need_a, need_b = ctx.needs_input_grad
-        return (g if need_a else None), (
-            -g * f.div_mode(a, b, "trunc") if need_b else None
-        )
+    ufunc, rounding = np.fmod, "trunc"
 
 
 class RemainderScalar(Op):
