@@ -236,6 +236,9 @@ def _run_hooks(hooks: Any, grad: Any, graph: bool, ev: Any, kind: str) -> Any:
     return grad
 
 
+running: list[GraphTask] = []  # the backward passes under way, innermost last
+
+
 class GraphTask:
     """The state of one backward pass: dependency counts, input buffers, the ready
     queue, and what ``inputs=`` asks for."""
@@ -270,6 +273,7 @@ class GraphTask:
                         seen.add(nxt)
                         stack.append(nxt)
 
+        self.nodes = seen  # every node the pass can reach
         self.needed: set | None = None
         self.leads: set = set()
         self.captures: dict[Node, list[tuple[int, int]]] = {}
@@ -311,6 +315,7 @@ class GraphTask:
         pass is wanted (``create_graph``), as in PyTorch."""
         state = grad_mode.state
         prev, state.enabled = state.enabled, self.graph
+        running.append(self)  # for hooks that ask which pass they are in
         try:
             # inf and nan in gradients pass silently, as in PyTorch
             with np.errstate(all="ignore"):
@@ -325,7 +330,23 @@ class GraphTask:
                         limit -= 1
             return event
         finally:
+            running.pop()
             state.enabled = prev
+
+    def will_execute(self, node: Node) -> bool:
+        """Whether this pass runs ``node`` (or captures its gradient), as
+        PyTorch's ``_will_engine_execute_node`` answers for multi-grad hooks."""
+        if self.needed is None:  # a plain backward runs every node it reaches
+            return node in self.nodes
+        if isinstance(node, AccumulateGrad) and not self.accumulate:
+            if node in self.captures:
+                raise RuntimeError(
+                    "A leaf node was passed to _will_engine_execute_node but we are "
+                    "currently running autograd.grad(). This is currently not "
+                    "supported."
+                )
+            return False
+        return node in self.needed
 
     def _push(self, fn: Node) -> None:
         heapq.heappush(self.ready, (-fn._seq, self.counter, fn))

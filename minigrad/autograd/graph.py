@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
@@ -75,6 +76,79 @@ __all__ = [
     "disable_saved_tensors_hooks",
     "get_gradient_edge",
     "increment_version",
+    "register_multi_grad_hook",
     "save_on_cpu",
     "saved_tensors_hooks",
 ]
+
+
+class _MultiHandle:
+    """Removes every per-tensor hook of one ``register_multi_grad_hook``."""
+
+    def __init__(self, handles: tuple) -> None:
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+    def __enter__(self) -> _MultiHandle:
+        return self
+
+    def __exit__(self, *args: Any) -> None:
+        self.remove()
+
+
+def register_multi_grad_hook(
+    tensors: Any, fn: Callable, *, mode: str = "all"
+) -> _MultiHandle:
+    """``fn`` runs once per backward pass: with ``mode="all"``, after the
+    gradients of all of ``tensors`` that this pass computes (a list, None for
+    the others); with ``mode="any"``, with the first of them. It is built from
+    ordinary tensor hooks, so it runs in their order."""
+    from ..engine import running
+
+    supported = ("all", "any")
+    if mode not in supported:
+        raise ValueError(f"Expects mode to be one of {supported} but got {mode}")
+    tensors = tuple(tensors)
+
+    def current() -> Any:
+        if not running:
+            raise RuntimeError("expected this hook to be called inside a backward call")
+        return running[-1]
+
+    if mode == "any":
+        seen: weakref.WeakSet = weakref.WeakSet()  # passes that already ran fn
+
+        def first(grad: Any) -> None:
+            task = current()
+            if task not in seen:
+                seen.add(task)
+                fn(grad)
+
+        handles = tuple(t.register_hook(first) for t in tensors if t.requires_grad)
+        return _MultiHandle(handles)
+
+    nodes = [t.grad_fn or t._grad_accumulator() for t in tensors]
+    pending: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def collector(i: int) -> Callable:
+        def hook(grad: Any) -> None:
+            task = current()
+            if task not in pending:  # the first gradient of this pass
+                expected = sum(task.will_execute(n) for n in nodes)
+                pending[task] = [expected, [None] * len(tensors)]
+            state = pending[task]
+            state[1][i] = grad
+            state[0] -= 1
+            if state[0] == 0:
+                del pending[task]
+                fn(state[1])
+
+        return hook
+
+    handles = tuple(
+        t.register_hook(collector(i)) for i, t in enumerate(tensors) if t.requires_grad
+    )
+    return _MultiHandle(handles)
