@@ -127,6 +127,7 @@ def register_multi_grad_hook(
                 seen.add(task)
                 fn(grad)
 
+        first.__qualname__ = "multi_grad_hook"  # (its name in the stepper's panel)
         handles = tuple(t.register_hook(first) for t in tensors if t.requires_grad)
         return _MultiHandle(handles)
 
@@ -146,6 +147,7 @@ def register_multi_grad_hook(
                 del pending[task]
                 fn(state[1])
 
+        hook.__qualname__ = "multi_grad_hook"  # (its name in the stepper's panel)
         return hook
 
     handles = tuple(
