@@ -157,6 +157,7 @@ class Tensor:
         "__dict__",
     )
     _grad: Tensor | None = None
+    _fw_grad: Tensor | None = None  # the tangent, in a forward-AD dual level
     _output_nr = 0  # which output of grad_fn this tensor is
     _base: Tensor | None = None  # for a view: the tensor whose memory it shares
     _view_fn: Callable | None = None  # base array -> this view's array
@@ -453,12 +454,16 @@ class Tensor:
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         fn = self.grad_fn
+        tangent = (
+            self._fw_grad if function.forward_ad_state["level"] is not None else None
+        )
         return tensor_repr(
             self._data,
             self.dtype.name,
             requires_grad=self._requires_grad and fn is None,
             grad_fn_name=None if fn is None else type(fn).__name__,
             prefix="tensor",
+            tangent=None if tangent is None else repr(tangent),
         )
 
     __str__ = __repr__
@@ -1842,6 +1847,10 @@ class Tensor:
             _snapshot_saved_self(node, self)
         self._data[...] = out._data
         self._vc.value += 1
+        if out._fw_grad is not None:  # forward AD: the tangent comes along
+            from .autograd.forward_ad import set_tangent
+
+            set_tangent(self, out._fw_grad)
         if node is None:
             return self
         _rebind_saved_result(node, self)

@@ -328,6 +328,7 @@ def tensor_repr(
     requires_grad: bool = False,
     grad_fn_name: str | None = None,
     prefix: str = "tensor",
+    tangent: str | None = None,
 ) -> str:
     """Return what PyTorch's ``repr`` prints for a CPU tensor with these values.
 
@@ -363,5 +364,7 @@ def tensor_repr(
         suffixes.append(_Suffix.plain(f"grad_fn=<{grad_fn_name}>"))
     elif requires_grad:
         suffixes.append(_Suffix.plain("requires_grad=True"))
+    if tangent is not None:  # forward AD's dual tensors
+        suffixes.append(_Suffix.plain(f"tangent={tangent}"))
 
     return _append_suffixes(head + body, suffixes, indent)

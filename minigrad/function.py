@@ -192,6 +192,10 @@ class BackwardCFunction(Node):
 
     to_save: tuple | None = None
 
+    def save_for_forward(self, *tensors: Any) -> None:
+        """Tensors a user's ``jvp`` reads back with ``ctx.saved_tensors``."""
+        self._fw_saved = tensors
+
     def mark_dirty(self, *tensors: Any) -> None:
         self._dirty = tensors
 
@@ -211,7 +215,7 @@ class BackwardCFunction(Node):
         if saved is None:
             if self._released:
                 raise RuntimeError(ERR_BACKWARD_TWICE)
-            return ()
+            return self.__dict__.get("_fw_saved", ())  # (what a jvp saved)
         # Built-in formulas get plain arrays unless a graph of the backward itself
         # is being recorded; user Functions always see Tensors, as in PyTorch.
         values = []  # a plain loop: cheaper than a comprehension on Python 3.11
@@ -455,6 +459,14 @@ class Function(metaclass=FunctionMeta):
     vjp = backward
 
     @staticmethod
+    def jvp(ctx: Any, *tangents: Any) -> Any:
+        """Forward mode (``autograd.forward_ad``): the outputs' tangents."""
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use "
+            "it with forward mode AD."
+        )
+
+    @staticmethod
     def _forward_failed(*args: Any) -> None:
         """Called when forward raised ValueError; may raise a clearer error."""
 
@@ -507,12 +519,17 @@ class Function(metaclass=FunctionMeta):
             # a user's forward computes with Tensor ops, which must not record
             with grad_mode.no_grad():
                 raw = cls.forward(ctx, *args)
-            return _wire(ctx, args, raw, record)
+            out = _wire(ctx, args, raw, record)
+            if forward_ad_state["level"] is not None:
+                return _with_tangents(cls, ctx, args, out)
+            return out
         try:
             raw = cls.forward(ctx, *args)
         except ValueError:  # numpy's words; an op may know PyTorch's
             cls._forward_failed(*args)
             raise
+        if forward_ad_state["level"] is not None:  # forward AD: the slow path
+            return _with_tangents(cls, ctx, args, _wire(ctx, args, raw, record))
         if type(raw) is tuple:
             return _wire(ctx, args, raw, record)
         # The common case, kept short: a built-in op with one array output.
@@ -593,6 +610,17 @@ def _wire(ctx: BackwardCFunction, args: tuple, raw: Any, record: bool) -> Any:
     if single:
         return results[0]
     return tuple(results)
+
+
+# forward-mode AD (``autograd.forward_ad``): the dual level entered, or None
+forward_ad_state: dict[str, Any] = {"level": None}
+
+
+def _with_tangents(cls: type, ctx: Any, args: tuple, out: Any) -> Any:
+    from .autograd.forward_ad import propagate
+
+    propagate(cls, ctx, args, out)
+    return out
 
 
 # (pack, unpack) pairs of the active ``autograd.graph.saved_tensors_hooks``

@@ -809,6 +809,13 @@ class Embedding(Op):
         n, pad, by_freq = ctx.weight_sym_argsize_0, ctx.pad, ctx.scale_grad_by_freq
         return embedding_dense_backward(g, indices, n, pad, by_freq), None, None, None
 
+    @staticmethod
+    def fw_tangent(args: tuple, tangents: list) -> Any:
+        """Forward mode: the looked-up rows of the weight's tangent (padding_idx
+        and scale_grad_by_freq change only the backward, not the derivative)."""
+        (indices,) = args[1]
+        return tangents[0][indices]
+
 
 def embedding_dense_backward(
     g: Any, indices: Any, n: int, pad: int, by_freq: bool
