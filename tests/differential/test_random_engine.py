@@ -361,7 +361,16 @@ class _Program:
         y_rg, y_deps = False, frozenset()
         if kind in ("add_t", "iadd", "setitem_t"):
             target = s[1:] if kind == "setitem_t" else s
-            y = self.pick(lambda t: _broadcast(target, t.shape) == target)
+            root = x.base or x.name
+
+            def operand(t: _T) -> bool:
+                # Not another view of x's memory: PyTorch then reads elements it
+                # has already overwritten, in its kernel's order (undefined
+                # behaviour, which it does not always detect).
+                same_memory = t is not x and (t.base or t.name) == root
+                return _broadcast(target, t.shape) == target and not same_memory
+
+            y = self.pick(operand)
             if y is None:
                 return
             y_rg, y_deps = y.rg, y.deps
