@@ -338,7 +338,7 @@ def set_num_threads(n: int) -> None:
 
 
 # ---- nn and optim (imported last: they build on everything above)
-from . import nn, optim  # noqa: E402
+from . import func, nn, optim  # noqa: E402
 from .serialization import load, save  # noqa: E402
 
 

@@ -1,0 +1,263 @@
+"""``minigrad.func``: PyTorch's function transforms (``grad``, ``vjp``, ``jvp``,
+``jacrev``, ``jacfwd``, ``hessian``, ``vmap``), built on the one engine.
+
+Each transform runs the function on fresh inputs that require grad and asks
+``autograd.grad`` for what it needs, always with ``create_graph=True`` so that
+transforms nest (``grad(grad(f))``). An input that already requires grad is
+aliased instead of detached, so an outer transform (or your own backward) can
+still differentiate through the result; results owe nothing to a graph unless
+an input required grad. ``jvp`` uses the double backward trick of lesson 13,
+and ``vmap`` runs the function once per batch element and stacks the results
+(it does not refuse data-dependent control flow or random ops, as PyTorch's
+does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import grad_mode
+from ._tensor import Tensor
+from .creation import zeros_like
+from .engine import grad as _grad
+
+
+def _nums(argnums: Any) -> tuple[int, ...]:
+    return (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+
+def _inputs(args: Sequence[Any], nums: tuple[int, ...]) -> tuple[list, list]:
+    """The arguments with those at ``nums`` replaced by tensors to
+    differentiate: an alias when they already require grad (nesting), else a
+    detached copy that requires grad."""
+    args, xs = list(args), []
+    for i in nums:
+        a = args[i]
+        x = a.view_as(a) if a.requires_grad else a.detach().requires_grad_()
+        args[i] = x
+        xs.append(x)
+    return args, xs
+
+
+def _plain(t: Any, keep_graph: bool) -> Any:
+    """``t`` (a tensor, or tuples/lists/dicts of them) without the graph the
+    transform built, unless an input required grad."""
+    if keep_graph:
+        return t
+    if isinstance(t, Tensor):
+        return t.detach()
+    if isinstance(t, (tuple, list)):
+        return type(t)(_plain(x, False) for x in t)
+    if isinstance(t, dict):
+        return {k: _plain(v, False) for k, v in t.items()}
+    return t
+
+
+def _grads(out: Tensor, xs: list, grad_out: Any = None) -> list[Tensor]:
+    gs = _grad(out, xs, grad_out, create_graph=True, allow_unused=True)
+    return [zeros_like(x) if g is None else g for x, g in zip(xs, gs)]
+
+
+def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
+    """``(gradient, value)`` of a scalar-valued ``func`` (``((grad), (value,
+    aux))`` with ``has_aux``)."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        nums = _nums(argnums)
+        keep = any(args[i].requires_grad for i in nums)
+        with grad_mode.enable_grad():
+            new_args, xs = _inputs(args, nums)
+            result = func(*new_args, **kwargs)
+            if has_aux:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(
+                        "grad_and_value(f)(*args): output of function f should be a "
+                        "tuple: (output, aux) if has_aux is True"
+                    )
+                out, aux = result
+            else:
+                out, aux = result, None
+            if not isinstance(out, Tensor) or out.dim() != 0:
+                dims = out.dim() if isinstance(out, Tensor) else "no"
+                raise RuntimeError(
+                    "grad_and_value(f)(*args): Expected f(*args) to return a scalar "
+                    f"Tensor, got tensor with {dims} dims. Maybe you wanted to use "
+                    "the vjp or jacrev APIs instead?"
+                )
+            gs = [_plain(g, keep) for g in _grads(out, xs)]
+        g = gs[0] if isinstance(argnums, int) else tuple(gs)
+        value = _plain(out, keep)
+        if has_aux:
+            return g, (value, _plain(aux, keep))
+        return g, value
+
+    return wrapper
+
+
+def grad(func: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
+    """The gradient of a scalar-valued ``func`` (with ``has_aux``: ``(grad,
+    aux)``)."""
+    both = grad_and_value(func, argnums, has_aux)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        g, value = both(*args, **kwargs)
+        return (g, value[1]) if has_aux else g
+
+    return wrapper
+
+
+def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
+    """``(func(*primals), vjp_fn)``: ``vjp_fn(v)`` gives ``vᵀ J`` for each primal."""
+    keep = any(p.requires_grad for p in primals)
+    with grad_mode.enable_grad():
+        args, xs = _inputs(primals, tuple(range(len(primals))))
+        result = func(*args)
+    out, aux = result if has_aux else (result, None)
+
+    def vjp_fn(cotangent: Any) -> tuple:
+        with grad_mode.enable_grad():
+            gs = _grad(out, xs, cotangent, retain_graph=True, create_graph=True,
+                       allow_unused=True)  # fmt: skip
+        return tuple(
+            _plain(zeros_like(x) if g is None else g, keep) for x, g in zip(xs, gs)
+        )
+
+    if has_aux:
+        return _plain(out, keep), vjp_fn, _plain(aux, keep)
+    return _plain(out, keep), vjp_fn
+
+
+def jvp(func: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple:
+    """``(func(*primals), J·tangents)``, by the double backward trick: ``Jᵀ g``
+    is linear in ``g``, so its derivative along the tangents is ``J t``."""
+    keep = any(p.requires_grad for p in primals)
+    with grad_mode.enable_grad():
+        args, xs = _inputs(primals, tuple(range(len(primals))))
+        out = func(*args)
+        g = zeros_like(out).requires_grad_()
+        us = _grads(out, xs, g)
+        total = sum((u * t).sum() for u, t in zip(us, tangents))
+        (jt,) = _grad(total, [g], create_graph=True, allow_unused=True)
+    jt = zeros_like(out) if jt is None else jt
+    return _plain(out, keep), _plain(jt, keep)
+
+
+def jacrev(func: Callable, argnums: Any = 0) -> Callable:
+    """The Jacobian, one backward pass per output element (reverse mode)."""
+
+    def wrapper(*args: Any) -> Any:
+        nums = _nums(argnums)
+        keep = any(args[i].requires_grad for i in nums)
+        with grad_mode.enable_grad():
+            new_args, xs = _inputs(args, nums)
+            out = func(*new_args)
+            rows: list[list] = [[] for _ in xs]
+            flat = out.reshape(-1)
+            for k in range(flat.numel()):
+                for r, g in zip(rows, _grads(flat[k], xs)):
+                    r.append(g)
+        from .ops.shape import stack
+
+        jacs = [
+            _plain(stack(r, 0).reshape(*out.shape, *x.shape), keep)
+            if r
+            else zeros_like(x).reshape(*out.shape, *x.shape)
+            for r, x in zip(rows, xs)
+        ]
+        return jacs[0] if isinstance(argnums, int) else tuple(jacs)
+
+    return wrapper
+
+
+def jacfwd(func: Callable, argnums: Any = 0) -> Callable:
+    """The Jacobian, one forward-mode pass (``jvp``) per input element."""
+
+    def wrapper(*args: Any) -> Any:
+        from .ops.shape import stack
+
+        nums = _nums(argnums)
+        jacs = []
+        for i in nums:
+            x = args[i]
+            columns = []
+            for k in range(max(x.numel(), 1)):
+                direction = zeros_like(x).reshape(-1)
+                with grad_mode.no_grad():
+                    direction[k] = 1.0
+                tangents = [
+                    direction.reshape(x.shape) if j == i else zeros_like(a)
+                    for j, a in enumerate(args)
+                ]
+                out, column = jvp(func, args, tangents)
+                columns.append(column)
+            jac = stack(columns, -1).reshape(*out.shape, *x.shape)
+            jacs.append(jac)
+        return jacs[0] if isinstance(argnums, int) else tuple(jacs)
+
+    return wrapper
+
+
+def hessian(func: Callable, argnums: Any = 0) -> Callable:
+    """Second derivatives of a scalar ``func``: ``jacfwd(jacrev(func))``."""
+    return jacfwd(jacrev(func, argnums), argnums)
+
+
+def vmap(
+    func: Callable,
+    in_dims: Any = 0,
+    out_dims: Any = 0,
+    randomness: str = "error",
+    *,
+    chunk_size: int | None = None,
+) -> Callable:
+    """``func`` mapped over a batch dim: run once per batch element (a view
+    taken with ``select``, so gradients flow back) and the results stacked."""
+
+    def wrapper(*args: Any) -> Any:
+        from .ops.shape import stack
+
+        dims = in_dims if isinstance(in_dims, (tuple, list)) else [in_dims] * len(args)
+        if len(dims) != len(args):
+            raise ValueError(
+                f"vmap(func, in_dims={tuple(in_dims)})(<inputs>): in_dims is not "
+                f"compatible with the structure of `inputs`. in_dims has structure "
+                f"of length {len(dims)} but inputs has length {len(args)}."
+            )
+        sizes = [a.shape[d] for a, d in zip(args, dims) if d is not None]
+        if not sizes:
+            raise ValueError(
+                "vmap(func, in_dims=...)(<inputs>): at least one input must be "
+                "mapped over (got in_dims with all None)"
+            )
+        if len(set(sizes)) != 1:
+            raise ValueError(
+                "vmap: Expected all tensors to have the same size in the mapped "
+                f"dimension, got sizes {sizes} for the mapped dimension"
+            )
+        results = [
+            func(*(a if d is None else a.select(d, b) for a, d in zip(args, dims)))
+            for b in range(sizes[0])
+        ]
+        if isinstance(results[0], tuple):
+            outs = (
+                out_dims
+                if isinstance(out_dims, (tuple, list))
+                else [out_dims] * len(results[0])
+            )
+            return tuple(stack([r[k] for r in results], d) for k, d in enumerate(outs))
+        return stack(results, out_dims)
+
+    return wrapper
+
+
+__all__ = [
+    "grad",
+    "grad_and_value",
+    "hessian",
+    "jacfwd",
+    "jacrev",
+    "jvp",
+    "vjp",
+    "vmap",
+]

@@ -1,0 +1,53 @@
+"""minigrad.func against torch.func: the transforms' values agree for a set of
+functions (the transcripts are in tests/differential/programs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import minigrad
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+FUNCTIONS = {  # scalar-valued f(lib, v) of a vector
+    "sin_x": lambda lib, v: (v.sin() * v).sum(),
+    "softmax_entropy": lambda lib, v: -(v.softmax(0) * v.log_softmax(0)).sum(),
+    "quadratic": lambda lib, v: v @ lib.outer(v, v.cos()) @ v,
+    "norm": lambda lib, v: v.norm() ** 3,
+    "tanh_mlp": lambda lib, v: (lib.tanh(lib.outer(v, v) + 1) @ v).sum(),
+}
+
+
+def _run(lib: Any, name: str, x: np.ndarray) -> list[np.ndarray]:
+    fn = FUNCTIONS[name]
+    v = lib.tensor(x)
+
+    def f(t: Any) -> Any:
+        return fn(lib, t)
+
+    def vec(t: Any) -> Any:  # a vector-valued relative
+        return t.sin() * f(t)
+
+    tf = lib.func
+    out = [
+        tf.grad(f)(v),
+        tf.grad(lambda t: tf.grad(f)(t).sum())(v),
+        tf.jacrev(vec)(v),
+        tf.jacfwd(vec)(v),
+        tf.hessian(f)(v),
+        tf.jvp(vec, (v,), (v.cos(),))[1],
+        tf.vjp(vec, v)[1](v.exp())[0],
+        tf.vmap(tf.grad(f))(lib.stack([v, v * 2])),
+    ]
+    return [o.detach().numpy() for o in out]
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_transforms_match_torch_func(name: str) -> None:
+    x = np.array([0.3, -1.2, 0.7])
+    for mine, theirs in zip(_run(minigrad, name, x), _run(torch, name, x)):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-10, atol=1e-12)
