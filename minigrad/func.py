@@ -131,15 +131,13 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
 def jvp(func: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple:
     """``(func(*primals), J·tangents)``, by the double backward trick: ``Jᵀ g``
     is linear in ``g``, so its derivative along the tangents is ``J t``."""
+    from .autograd.forward_ad import double_backward_jvp
+
     keep = any(p.requires_grad for p in primals)
     with grad_mode.enable_grad():
         args, xs = _inputs(primals, tuple(range(len(primals))))
         out = func(*args)
-        g = zeros_like(out).requires_grad_()
-        us = _grads(out, xs, g)
-        total = sum((u * t).sum() for u, t in zip(us, tangents))
-        (jt,) = _grad(total, [g], create_graph=True, allow_unused=True)
-    jt = zeros_like(out) if jt is None else jt
+        jt = double_backward_jvp(out, xs, list(tangents), create_graph=True)
     return _plain(out, keep), _plain(jt, keep)
 
 

@@ -14,6 +14,8 @@ forward mode without a second formula. Tangents carry no graph of their own
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from .. import grad_mode
@@ -84,12 +86,19 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
     tangent = tensor._fw_grad if _state["level"] is not None else None
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
-    _state["level"], level = None, _state["level"]  # the view has no tangent
-    try:
+    with _no_tangents():  # the primal is a plain view
         primal = tensor.view_as(tensor)
+    return UnpackedDualTensor(primal, tangent)
+
+
+@contextmanager
+def _no_tangents() -> Iterator[None]:
+    """Ops run here make no tangents (forward AD's own bookkeeping)."""
+    _state["level"], level = None, _state["level"]
+    try:
+        yield
     finally:
         _state["level"] = level
-    return UnpackedDualTensor(primal, tangent)
 
 
 def set_tangent(t: Tensor, tangent: Tensor | None) -> None:
@@ -97,10 +106,6 @@ def set_tangent(t: Tensor, tangent: Tensor | None) -> None:
     if tangent is not None:
         key = id(t)
         _duals[key] = weakref.ref(t, lambda _, key=key: _duals.pop(key, None))
-
-
-def active() -> bool:
-    return _state["level"] is not None
 
 
 def propagate(cls: type, ctx: Any, args: tuple, result: Any) -> None:
@@ -117,26 +122,18 @@ def propagate(cls: type, ctx: Any, args: tuple, result: Any) -> None:
         return
     own = cls.__dict__.get("fw_tangent")
     if own is not None:  # an op whose backward is not its exact derivative
-        _state["level"], level = None, _state["level"]
-        try:
+        with _no_tangents():
             set_tangent(outputs[0], own(args, tangents).detach())
-        finally:
-            _state["level"] = level
         return
-    from ..engine import grad
-
-    with grad_mode.enable_grad():
+    # The op once more, on leaves, so its backward formula can be asked for J t
+    with grad_mode.enable_grad(), _no_tangents():
         leaves = [
             a.detach().requires_grad_()
             if isinstance(a, Tensor) and t is not None
             else a
             for a, t in zip(args, tangents)
         ]
-        _state["level"], level = None, _state["level"]  # no tangents in here
-        try:
-            again = cls.apply(*leaves)
-        finally:
-            _state["level"] = level
+        again = cls.apply(*leaves)
         again = again if isinstance(again, tuple) else (again,)
         wrt = [leaf for leaf, t in zip(leaves, tangents) if t is not None]
         along = [t for t in tangents if t is not None]
@@ -145,19 +142,28 @@ def propagate(cls: type, ctx: Any, args: tuple, result: Any) -> None:
                 continue
             if ref.grad_fn is None:  # does not depend on the dual inputs
                 continue
-            g = _zeros(ref).requires_grad_()  # (a fresh tensor: ref may be a view)
-            vjps = grad(ref, wrt, g, create_graph=True, allow_unused=True)
-            total = None
-            for v, t in zip(vjps, along):
-                if v is not None and v.requires_grad:
-                    term = (v * t.to(v.dtype)).sum()
-                    total = term if total is None else total + term
-            if total is None:
-                jvp = _zeros(out)
-            else:
-                (jvp,) = grad(total, g, allow_unused=True)
-                jvp = _zeros(out) if jvp is None else jvp.detach()
-            set_tangent(out, jvp)
+            set_tangent(out, double_backward_jvp(ref, wrt, along).detach())
+
+
+def double_backward_jvp(
+    out: Tensor, xs: list, tangents: list, create_graph: bool = False
+) -> Tensor:
+    """``J t``, the derivative of ``out`` with respect to ``xs`` along
+    ``tangents``: the backward formula gives ``Jᵀ g``, linear in ``g``, so the
+    gradient of ``<Jᵀ g, t>`` with respect to ``g`` is ``J t``."""
+    from ..engine import grad
+
+    g = _zeros(out).requires_grad_()  # (fresh: out may be a view of an input)
+    vjps = grad(out, xs, g, create_graph=True, allow_unused=True)
+    total = None
+    for v, t in zip(vjps, tangents):
+        if v is not None and v.requires_grad:  # (else it does not depend on g)
+            term = (v * t.to(v.dtype)).sum()
+            total = term if total is None else total + term
+    if total is None:
+        return _zeros(out)
+    (jt,) = grad(total, g, create_graph=create_graph, allow_unused=True)
+    return _zeros(out) if jt is None else jt
 
 
 def _zeros(t: Tensor) -> Tensor:
@@ -173,12 +179,8 @@ def _user_jvp(cls: type, ctx: Any, args: tuple, outputs: tuple, tangents: list):
         t if t is not None else (_zeros(a) if isinstance(a, Tensor) else None)
         for a, t in zip(args, tangents)
     ]
-    _state["level"], level = None, _state["level"]  # tangents have no tangents
-    try:
-        with grad_mode.no_grad():
-            out_t = cls.jvp(ctx, *given)
-    finally:
-        _state["level"] = level
+    with grad_mode.no_grad(), _no_tangents():  # tangents have no tangents
+        out_t = cls.jvp(ctx, *given)
     out_t = out_t if isinstance(out_t, tuple) else (out_t,)
     for out, t in zip(outputs, out_t):
         if isinstance(out, Tensor) and t is not None:
