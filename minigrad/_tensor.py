@@ -454,9 +454,7 @@ class Tensor:
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         fn = self.grad_fn
-        tangent = (
-            self._fw_grad if function.forward_ad_state["level"] is not None else None
-        )
+        tangent = self._fw_grad if function.forward_ad_level is not None else None
         return tensor_repr(
             self._data,
             self.dtype.name,

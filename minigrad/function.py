@@ -44,7 +44,8 @@ _sequence_nr = itertools.count()
 def refuse_overlap(data: np.ndarray) -> None:
     """PyTorch refuses to write in place into an expanded tensor, where several
     elements share one memory location."""
-    if any(st == 0 and n > 1 for st, n in zip(data.strides, data.shape)):
+    strides = data.strides
+    if 0 in strides and any(st == 0 and n > 1 for st, n in zip(strides, data.shape)):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor "
             "refers to a single memory location. Please clone() the tensor before "
@@ -520,7 +521,7 @@ class Function(metaclass=FunctionMeta):
             with grad_mode.no_grad():
                 raw = cls.forward(ctx, *args)
             out = _wire(ctx, args, raw, record)
-            if forward_ad_state["level"] is not None:
+            if forward_ad_level is not None:
                 return _with_tangents(cls, ctx, args, out)
             return out
         try:
@@ -528,7 +529,7 @@ class Function(metaclass=FunctionMeta):
         except ValueError:  # numpy's words; an op may know PyTorch's
             cls._forward_failed(*args)
             raise
-        if forward_ad_state["level"] is not None:  # forward AD: the slow path
+        if forward_ad_level is not None:  # forward AD: the slow path
             return _with_tangents(cls, ctx, args, _wire(ctx, args, raw, record))
         if type(raw) is tuple:
             return _wire(ctx, args, raw, record)
@@ -613,7 +614,7 @@ def _wire(ctx: BackwardCFunction, args: tuple, raw: Any, record: bool) -> Any:
 
 
 # forward-mode AD (``autograd.forward_ad``): the dual level entered, or None
-forward_ad_state: dict[str, Any] = {"level": None}
+forward_ad_level: int | None = None  # (a plain global: read by every op)
 
 
 def _with_tangents(cls: type, ctx: Any, args: tuple, out: Any) -> Any:

@@ -18,9 +18,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
-from .. import grad_mode
+from .. import (
+    function,  # function.forward_ad_level: the level entered (only 0)
+    grad_mode,
+)
 from .._tensor import Tensor
-from ..function import forward_ad_state as _state  # the level entered (only 0)
 
 _duals: dict[int, weakref.ref] = {}  # tensors holding a tangent, by id
 
@@ -31,9 +33,9 @@ class UnpackedDualTensor(NamedTuple):
 
 
 def enter_dual_level() -> int:
-    if _state["level"] is not None:
+    if function.forward_ad_level is not None:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
-    _state["level"] = 0
+    function.forward_ad_level = 0
     return 0
 
 
@@ -44,7 +46,7 @@ def exit_dual_level(*, level: int | None = None) -> None:
         if t is not None:
             t._fw_grad = None
     _duals.clear()
-    _state["level"] = None
+    function.forward_ad_level = None
 
 
 class dual_level:  # noqa: N801 - PyTorch's spelling
@@ -59,7 +61,7 @@ class dual_level:  # noqa: N801 - PyTorch's spelling
 
 def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> Tensor:
     """A view of ``tensor`` that carries ``tangent`` as its forward gradient."""
-    if _state["level"] is None:
+    if function.forward_ad_level is None:
         raise RuntimeError(
             "Trying to create a dual Tensor for forward AD but no level exists, make "
             "sure to enter_dual_level() first."
@@ -83,7 +85,7 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
 
 def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTensor:
     """``(primal, tangent)``: a view of the values, and the tangent (or None)."""
-    tangent = tensor._fw_grad if _state["level"] is not None else None
+    tangent = tensor._fw_grad if function.forward_ad_level is not None else None
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
     with _no_tangents():  # the primal is a plain view
@@ -94,11 +96,11 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
 @contextmanager
 def _no_tangents() -> Iterator[None]:
     """Ops run here make no tangents (forward AD's own bookkeeping)."""
-    _state["level"], level = None, _state["level"]
+    function.forward_ad_level, level = None, function.forward_ad_level
     try:
         yield
     finally:
-        _state["level"] = level
+        function.forward_ad_level = level
 
 
 def set_tangent(t: Tensor, tangent: Tensor | None) -> None:
