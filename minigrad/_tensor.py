@@ -1491,6 +1491,10 @@ class Tensor:
         """Apply a view op: the result shares data and version counter with
         ``self`` and remembers how to find itself inside its base."""
         out = cls.apply(self, *args)
+        if self._fw_grad is not None and function.forward_ad_level is not None:
+            from .autograd.forward_ad import view_tangent
+
+            view_tangent(out, self, lambda x: cls.view_fn(x, *args))
         base = self if self._base is None else self._base
         parent = self._view_fn
         if parent is None:
@@ -1846,9 +1850,9 @@ class Tensor:
         self._data[...] = out._data
         self._vc.value += 1
         if out._fw_grad is not None:  # forward AD: the tangent comes along
-            from .autograd.forward_ad import set_tangent
+            from .autograd.forward_ad import write_tangent
 
-            set_tangent(self, out._fw_grad)
+            write_tangent(self, out._fw_grad)
         if node is None:
             return self
         _rebind_saved_result(node, self)

@@ -79,6 +79,7 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
             f"{list(tangent.shape)}."
         )
     dual = tensor.view_as(tensor)
+    dual._dual_root = True  # its tangent is its own, not a view of tensor's
     set_tangent(dual, tangent)
     return dual
 
@@ -101,6 +102,34 @@ def _no_tangents() -> Iterator[None]:
         yield
     finally:
         function.forward_ad_level = level
+
+
+def write_tangent(t: Tensor, tangent: Tensor) -> None:
+    """After an in-place op on ``t``: the op's tangent, written into ``t``'s
+    tangent; for a view, into its base's tangent (zeros if it had none), of
+    which the view's tangent is a view, as in PyTorch."""
+    old = t._fw_grad
+    if old is not None and old.shape == tangent.shape:
+        # in place, like the values: a view's tangent is a view of its owner's
+        old._data[...] = tangent._data
+        return
+    base = t._base
+    if base is None or t.__dict__.get("_dual_root"):
+        set_tangent(t, tangent)
+        return
+    whole = base._fw_grad
+    if whole is None:
+        whole = _zeros(base)
+        set_tangent(base, whole)
+    region = t._view_fn(whole._data)
+    region[...] = tangent._data
+    set_tangent(t, Tensor._make(region, False))
+
+
+def view_tangent(view: Tensor, of: Tensor, view_fn: Any) -> None:
+    """A view of a dual tensor has the same view of its tangent (so writing
+    through either view changes the owner's tangent, as in PyTorch)."""
+    set_tangent(view, Tensor._make(view_fn(of._fw_grad._data), False))
 
 
 def set_tangent(t: Tensor, tangent: Tensor | None) -> None:
