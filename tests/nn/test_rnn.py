@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from op_harness import compare_graphs
 
 import minigrad
@@ -234,3 +236,79 @@ def test_dropout_warning_for_one_layer() -> None:
     for lib in (minigrad, torch):
         with pytest.warns(UserWarning, match="non-zero dropout expects num_layers"):
             lib.nn.LSTM(3, 2, dropout=0.5)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    mode=st.sampled_from(["RNN", "LSTM", "GRU"]),
+    layers=st.integers(1, 3),
+    bidirectional=st.booleans(),
+    batch_first=st.booleans(),
+    bias=st.booleans(),
+    proj=st.booleans(),
+    seq=st.integers(1, 3),
+    batch=st.sampled_from([None, 1, 2]),
+    with_state=st.booleans(),
+)
+def test_random_configurations_match_pytorch(
+    mode: str,
+    layers: int,
+    bidirectional: bool,
+    batch_first: bool,
+    bias: bool,
+    proj: bool,
+    seq: int,
+    batch: int | None,
+    with_state: bool,
+) -> None:
+    kw = dict(num_layers=layers, bidirectional=bidirectional, batch_first=batch_first)
+    kw["bias"] = bias
+    if mode == "LSTM" and proj:
+        kw["proj_size"] = 2
+    rng = np.random.default_rng(seq * 7 + layers)
+    x_shape = (
+        (seq, 4)
+        if batch is None
+        else ((batch, seq, 4) if batch_first else (seq, batch, 4))
+    )
+    x = rng.standard_normal(x_shape)
+    n = layers * (2 if bidirectional else 1)
+    lead = (n,) if batch is None else (n, batch)
+    states = []
+    if with_state:
+        states.append(rng.standard_normal(lead + (kw.get("proj_size", 3),)))
+        if mode == "LSTM":
+            states.append(rng.standard_normal(lead + (3,)))
+
+    def run(lib: Any, weights: dict | None) -> tuple:
+        m = getattr(lib.nn, mode)(4, 3, **kw).double()
+        if weights is not None:
+            m.load_state_dict({k: lib.tensor(v) for k, v in weights.items()})
+        xt = lib.tensor(x, requires_grad=True)
+        hs = [lib.tensor(s, requires_grad=True) for s in states]
+        args = [xt] + ([] if not hs else [hs[0] if len(hs) == 1 else tuple(hs)])
+        outs = _flat(m(*args))
+        sum((o * o).sum() for o in outs).backward()
+        grads = [xt.grad] + [h.grad for h in hs] + [p.grad for p in m.parameters()]
+        names = [_names(o) for o in outs]
+        return m, outs, grads, names
+
+    m_th, outs_th, grads_th, names_th = run(torch, None)
+    weights = {k: v.detach().numpy() for k, v in m_th.state_dict().items()}
+    _, outs_mg, grads_mg, names_mg = run(minigrad, weights)
+    assert names_mg == names_th
+    for a, b in zip(outs_mg + grads_mg, outs_th + grads_th):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), atol=1e-12)
+
+
+def _names(t: Any) -> list[str]:
+    """The graph's node names, depth first (library-neutral)."""
+    out, seen, todo = [], set(), [t.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        out.append(type(node).__name__)
+        todo.extend(f for f, _ in node.next_functions)
+    return out
