@@ -1353,3 +1353,87 @@ ERRORS: dict[str, tuple[Any, tuple]] = {
 def test_error_text_matches_torch(name: str) -> None:
     fn, arrs = ERRORS[name]
     same_error(fn, *arrs)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    k=st.integers(1, 2),
+    groups=st.integers(1, 2),
+    stride=st.integers(1, 3),
+    padding=st.integers(0, 2),
+    dilation=st.integers(1, 2),
+    kernel=st.integers(1, 3),
+    size=st.integers(1, 4),
+    extra=st.integers(0, 2),
+)
+def test_conv_transpose_random_geometry(
+    k: int,
+    groups: int,
+    stride: int,
+    padding: int,
+    dilation: int,
+    kernel: int,
+    size: int,
+    extra: int,
+) -> None:
+    """Transposed convolutions of random geometry: values, graph and gradients
+    as PyTorch's, or PyTorch's error."""
+    output_padding = extra if extra < max(stride, dilation) else 0
+    rng = np.random.default_rng(size * 31 + kernel)
+    x = rng.standard_normal((1, 2 * groups) + (size,) * k)
+    w = rng.standard_normal((2 * groups, 2) + (kernel,) * k)
+    conv = "conv_transpose1d" if k == 1 else "conv_transpose2d"
+
+    def fn(T: Any, a: Any, b: Any) -> Any:
+        return getattr(T.nn.functional, conv)(
+            a, b, None, stride, padding, output_padding, groups, dilation
+        )
+
+    try:
+        fn(torch, torch.tensor(x), torch.tensor(w))
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError) as mine:
+            fn(minigrad, minigrad.tensor(x), minigrad.tensor(w))
+        assert str(mine.value) == str(e)
+        return
+    differential(fn, [x, w])
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    k=st.integers(1, 2),
+    groups=st.integers(1, 2),
+    stride=st.integers(1, 3),
+    padding=st.integers(0, 2),
+    dilation=st.integers(1, 2),
+    kernel=st.integers(1, 3),
+    size=st.integers(1, 5),
+)
+def test_conv_random_geometry(
+    k: int,
+    groups: int,
+    stride: int,
+    padding: int,
+    dilation: int,
+    kernel: int,
+    size: int,
+) -> None:
+    """Convolutions of random geometry: as PyTorch's, or PyTorch's error."""
+    rng = np.random.default_rng(size * 17 + kernel)
+    x = rng.standard_normal((2, 2 * groups) + (size,) * k)
+    w = rng.standard_normal((2 * groups, 2) + (kernel,) * k)
+    conv = "conv1d" if k == 1 else "conv2d"
+
+    def fn(T: Any, a: Any, b: Any) -> Any:
+        return getattr(T.nn.functional, conv)(
+            a, b, None, stride, padding, dilation, groups
+        )
+
+    try:
+        fn(torch, torch.tensor(x), torch.tensor(w))
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError) as mine:
+            fn(minigrad, minigrad.tensor(x), minigrad.tensor(w))
+        assert str(mine.value) == str(e)
+        return
+    differential(fn, [x, w])
