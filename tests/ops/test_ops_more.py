@@ -1437,3 +1437,28 @@ def test_conv_random_geometry(
         assert str(mine.value) == str(e)
         return
     differential(fn, [x, w])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    reduce=st.sampled_from(["sum", "prod", "mean", "amax", "amin"]),
+    include_self=st.booleans(),
+    dim=st.integers(0, 1),
+    data=st.data(),
+)
+def test_scatter_reduce_random(
+    reduce: str, include_self: bool, dim: int, data: Any
+) -> None:
+    """Random indices (repeats, untouched places, zeros in src for prod): values
+    and gradients as PyTorch's."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 999)))
+    base = np.round(rng.standard_normal((3, 4)), 1)
+    # src as large as the index: PyTorch's backward refuses a larger one
+    src = np.round(rng.standard_normal((2, 3)), 1)  # (ties and zeros happen)
+    index = rng.integers(0, base.shape[dim], size=(2, 3))
+
+    def fn(T: Any, a: Any, s: Any) -> Any:
+        idx = T.tensor(index)
+        return a.scatter_reduce(dim, idx, s, reduce, include_self=include_self)
+
+    differential(fn, [base, src], check_graph=False)
