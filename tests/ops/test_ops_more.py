@@ -1462,3 +1462,46 @@ def test_scatter_reduce_random(
         return a.scatter_reduce(dim, idx, s, reduce, include_self=include_self)
 
     differential(fn, [base, src], check_graph=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    op=st.sampled_from(["%", "//", "fmod", "div_floor", "div_trunc"]),
+    dtypes=st.sampled_from(
+        [("f", "f"), ("i", "i"), ("i", "f"), ("f", "i"), ("i", "n")]
+    ),
+    data=st.data(),
+)
+def test_remainder_and_floor_division_random(op: str, dtypes: tuple, data: Any) -> None:
+    """Signs, integer and float operands, numbers, zero divisors: the same values,
+    dtypes and errors as PyTorch's."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 999)))
+    a = rng.integers(-9, 10, size=(2, 3)).astype(np.int64)
+    b = rng.integers(-4, 5, size=(3,)).astype(np.int64)
+    if dtypes[0] == "f":
+        a = a / 2.0
+    number = dtypes[1] == "n"
+    if dtypes[1] == "f":
+        b = b / 2.0
+
+    def fn(T: Any) -> Any:
+        x = T.tensor(a)
+        y = 3 if number else T.tensor(b)
+        if op == "%":
+            return x % y
+        if op == "//":
+            return x // y
+        if op == "fmod":
+            return T.fmod(x, y)
+        return T.div(x, y, rounding_mode=op[4:])
+
+    try:
+        want = fn(torch)
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError) as mine:
+            fn(minigrad)
+        assert str(mine.value) == str(e)
+        return
+    got = fn(minigrad)
+    assert str(got.dtype).replace("minigrad", "torch") == str(want.dtype)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
