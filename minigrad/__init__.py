@@ -339,6 +339,7 @@ def set_num_threads(n: int) -> None:
 
 # ---- nn and optim (imported last: they build on everything above)
 from . import func, nn, optim  # noqa: E402
+from ._device import backends, cuda, device  # noqa: E402
 from .serialization import load, save  # noqa: E402
 from .utils import data as _data  # noqa: E402, F401  (minigrad.utils.data)
 

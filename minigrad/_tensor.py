@@ -417,8 +417,10 @@ class Tensor:
         return dt._BY_NP[self._data.dtype]
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self) -> Any:
+        from ._device import CPU
+
+        return CPU
 
     @property
     def is_cuda(self) -> bool:
@@ -1434,13 +1436,19 @@ class Tensor:
 
     # ----------------------------------------------------------- type and copy
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
-        """``to(dtype)``; a device argument ("cpu") is accepted and ignored."""
+        """``to(dtype)``; the CPU as a device is accepted, another is refused as a
+        CPU-only PyTorch refuses it."""
+        from ._device import check, device
+
         dtype = kwargs.get("dtype")
+        check(kwargs.get("device"))
         for a in args:
             if isinstance(a, dt.dtype):
                 dtype = a
             elif isinstance(a, Tensor):
                 dtype = a.dtype
+            elif isinstance(a, (str, device)):
+                check(a)
         if dtype is None or dtype is self.dtype:
             return self
         return S.ToCopy.apply(self, dtype.np)
@@ -1470,6 +1478,9 @@ class Tensor:
 
     def cpu(self) -> Tensor:
         return self
+
+    def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
+        raise AssertionError("Torch not compiled with CUDA enabled")
 
     def clone(self) -> Tensor:
         return S.Clone.apply(self)

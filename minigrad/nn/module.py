@@ -421,14 +421,18 @@ class Module:
         return self
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
-        """``to(dtype)`` converts floating parameters and buffers; a device
-        ("cpu") is accepted and ignored."""
+        """``to(dtype)`` converts floating parameters and buffers; the CPU as a
+        device is accepted, another is refused as a CPU-only PyTorch does."""
+        from .._device import check, device
         from .._dtype import dtype as dtype_cls
 
         dtype = kwargs.get("dtype")
+        check(kwargs.get("device"))
         for a in args:
             if isinstance(a, dtype_cls):
                 dtype = a
+            elif isinstance(a, (str, device)):
+                check(a)
         if dtype is None:
             return self
         return self._apply(lambda a: a.astype(dtype.np) if a.dtype.kind == "f" else a)
@@ -445,6 +449,9 @@ class Module:
 
     def cpu(self) -> Module:
         return self
+
+    def cuda(self, device: Any = None) -> Module:
+        raise AssertionError("Torch not compiled with CUDA enabled")
 
     def state_dict(
         self, destination: Any = None, prefix: str = "", keep_vars: bool = False
