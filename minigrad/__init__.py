@@ -352,3 +352,9 @@ def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
 def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     """``minigrad.log_softmax(x, dim)`` is ``x.log_softmax(dim)``."""
     return input.log_softmax(dim, dtype=dtype)
+
+
+# ---- explicit entry points that make ``import torch`` give minigrad
+from . import as_torch  # noqa: E402  (minigrad.as_torch(); inert until called)
+
+load_ipython_extension = as_torch.load_ipython_extension  # %load_ext minigrad
