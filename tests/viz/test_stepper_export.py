@@ -311,6 +311,7 @@ def test_role_styles_come_from_the_widget_css() -> None:
 # ------------------------------------------------------------- in a browser
 @pytest.mark.browser
 def test_exported_html_steps_in_chromium_without_a_kernel(tmp_path: Path) -> None:
+    headless.need_browser()  # skips (fails in CI) before playwright is imported
     from playwright.sync_api import expect
 
     stepper = seed_stepper()
