@@ -8,7 +8,13 @@ grads), post-accumulate-grad hooks, ``handle.remove()``, in-place ops on
 intermediates, views and leaves (inside and outside ``no_grad``),
 ``backward`` / ``autograd.grad`` with their options, and grad zeroing.
 
-Each program runs under torch and under minigrad through the differential
+The generator is a shadow run: each step is executed under PyTorch as soon as
+it is written, and what the next steps aim at (shapes, dtypes, which tensors
+require grad, are leaves, views, retain their grad, which leaves a backward
+reaches) is read off the real tensors, never guessed.  A step that failed
+leaves no variable behind.
+
+Each program then runs under torch and under minigrad through the differential
 harness and the two transcripts must be identical.  Every step is wrapped in
 ``try`` / ``except`` printing the error, so a step that raises (leaf in-place,
 version mismatch, backward twice, ...) is compared as well and the program
@@ -21,9 +27,12 @@ run thousands locally, e.g. with ``--hypothesis-seed=N``.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 import os
 import re
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +42,7 @@ from harness import compare, diff
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-pytest.importorskip("torch")
+torch = pytest.importorskip("torch")
 
 Draw = Callable[[st.SearchStrategy], Any]
 
@@ -119,21 +128,84 @@ SCALES = [None, None, 2.0, -1.0]
 
 @dataclass
 class _T:
-    """What the generator knows (approximately) about a program variable."""
+    """What the generator knows about a program variable: read off the shadow
+    run's real tensor after every step."""
 
     name: str
     shape: tuple[int, ...]
     rg: bool  # requires_grad
     leaf: bool
-    contig: bool = True  # known to be contiguous (so .view is valid)
-    base: str | None = None  # the tensor this one is a view of
-    retained: bool = False
+    contig: bool  # contiguous (so .view is valid)
+    base: str | None  # the variable this one is a view of
+    retained: bool
     # a view whose base changed in place after the view was made (in grad mode,
     # under no_grad or through detach()): PyTorch 2.13 segfaults in its
     # register_hook() when it regenerates the view's grad_fn, so none is written
-    no_tensor_hook: bool = False
-    # variables (requiring grad) whose grads backward from this one reaches
-    deps: frozenset[str] = frozenset()
+    no_tensor_hook: bool
+    # variables (requiring grad) whose grads a backward from this one computes
+    deps: frozenset[str]
+
+
+class _Shadow:
+    """The program run under PyTorch step by step, as it is being written."""
+
+    def __init__(self) -> None:
+        self.ns: dict[str, Any] = {"__name__": "__shadow__"}
+        self.run(PRELUDE)
+
+    def run(self, code: str) -> None:
+        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exec(compile(code, "<shadow step>", "exec"), self.ns)
+
+    def tensors(self, names: list[str]) -> dict[str, Any]:
+        """The live variables (a step that raised left its variable None)."""
+        out = {}
+        for n in names:
+            t = self.ns.get(n)
+            if isinstance(t, torch.Tensor):
+                out[n] = t
+        return out
+
+
+def _storage(t: Any) -> int:
+    return t.untyped_storage().data_ptr()
+
+
+def _grad_fn(t: Any) -> Any:
+    """``t.grad_fn``, or False where reading it raises (a view made under no_grad
+    whose base changed in place since, an output of split changed so)."""
+    try:
+        return t.grad_fn
+    except RuntimeError:
+        return False
+
+
+def _reached(t: Any, live: dict[str, Any]) -> frozenset[str]:
+    """The variables requiring grad whose gradient a backward from ``t``
+    computes: its grad_fn's graph holds their grad_fn or AccumulateGrad."""
+    if not t.requires_grad:
+        return frozenset()
+    seen: set = set()
+    stack = [_grad_fn(t)]
+    leaves = set()
+    while stack:
+        f = stack.pop()
+        if not f or f in seen:
+            continue
+        seen.add(f)
+        v = getattr(f, "variable", None)
+        if v is not None:
+            leaves.add(id(v))
+        stack.extend(g for g, _ in f.next_functions)
+    if _grad_fn(t) is None:
+        leaves.add(id(t))
+    return frozenset(
+        n
+        for n, c in live.items()
+        if c.requires_grad
+        and (id(c) in leaves if (f := _grad_fn(c)) is None else f in seen)
+    )
 
 
 def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -157,6 +229,9 @@ class _Program:
     def __init__(self, draw: Draw) -> None:
         self.draw = draw
         self.out: list[str] = [PRELUDE]
+        self.shadow = _Shadow()
+        self.names: list[str] = []  # every variable made, in order
+        self.stale: set[str] = set()  # see _T.no_tensor_hook
         self.ts: dict[str, _T] = {}
         self.handles: list[str] = []
         self.counter = 0
@@ -175,7 +250,35 @@ class _Program:
             return None
         return self.draw(st.sampled_from(cands))
 
-    def emit(self, body: list[str], no_grad: bool = False, after: list[str] = ()):
+    def step(self, code: str, *made: str) -> None:
+        """Write one step, run it under PyTorch and read the variables again."""
+        self.out.append(code)
+        self.names += made
+        self.shadow.run(code)
+        live = self.shadow.tensors(self.names)
+        by_id = {id(t): n for n, t in live.items()}
+        self.ts = {
+            n: _T(
+                n,
+                tuple(t.shape),
+                t.requires_grad,
+                _grad_fn(t) is None,
+                t.is_contiguous(),
+                by_id.get(id(t._base)) if t._base is not None else None,
+                t.retains_grad,
+                n in self.stale,
+                _reached(t, live),
+            )
+            for n, t in live.items()
+        }
+
+    def emit(
+        self,
+        body: list[str],
+        no_grad: bool = False,
+        after: list[str] = (),
+        made: tuple[str, ...] = (),
+    ) -> None:
         """One step: ``body`` (maybe under no_grad) then ``after``, in a try."""
         lines = ["try:"]
         if no_grad:
@@ -185,7 +288,15 @@ class _Program:
             lines += ["    " + b for b in body]
         lines += ["    " + a for a in after]
         lines += ["except Exception as e:", '    print(f"{type(e).__name__}: {e}")']
-        self.out.append("\n".join(lines))
+        self.step("\n".join(lines), *made)
+
+    def tensor(self, t: _T) -> Any:
+        return self.shadow.ns[t.name]
+
+    def same_memory(self, a: _T) -> list[_T]:
+        """The variables sharing ``a``'s memory (views, detach(), ``a`` itself)."""
+        ptr = _storage(self.tensor(a))
+        return [t for t in self.ts.values() if _storage(self.tensor(t)) == ptr]
 
     def show_lines(self, *ts: _T) -> list[str]:
         seen, lines = set(), []
@@ -217,22 +328,19 @@ class _Program:
         else:
             values = [flat[i : i + shape[1]] for i in range(0, n, shape[1])]
         name = self.fresh("a")
-        self.out.append(
+        self.step(
             f"{name} = torch.tensor({values!r}, dtype=torch.{dtype}, "
             f"requires_grad={rg})\n"
-            f'show("{name}", {name})'
+            f'show("{name}", {name})',
+            name,
         )
-        self.ts[name] = _T(name, shape, rg, True, deps=frozenset([name] if rg else []))
 
-    def operand(self, x: _T) -> tuple[str, tuple[int, ...], bool, frozenset] | None:
-        """A second operand broadcasting with ``x``: (text, shape, rg, deps)."""
+    def operand(self, x: _T) -> str | None:
+        """A second operand broadcasting with ``x``."""
         if self.flag(1, 3):
-            c = self.draw(st.sampled_from([2.0, 0.5, -1.0]))
-            return repr(c), (), False, frozenset()
+            return repr(self.draw(st.sampled_from([2.0, 0.5, -1.0])))
         y = self.pick(lambda t: _broadcast(x.shape, t.shape) is not None)
-        if y is None:
-            return None
-        return y.name, y.shape, y.rg, y.deps
+        return None if y is None else y.name
 
     def forward(self) -> None:
         x = self.pick()
@@ -242,42 +350,22 @@ class _Program:
         s = x.shape
         ops = ["unary", "binary", "reduce", "shape", "index", "matmul", "detach"]
         kind = self.draw(st.sampled_from(ops))
-        base = None
-        contig = True
-        rg = x.rg
-        deps = x.deps
         if kind == "unary":
             expr = self.draw(
                 st.sampled_from(["{x}.exp()", "{x}.tanh()", "{x} * {x}", "-{x}"])
             ).format(x=x.name)
-            shape, contig = s, x.contig
         elif kind == "binary":
             y = self.operand(x)
             if y is None:
                 return
             op = self.draw(st.sampled_from(["*", "+", "-"]))
-            if self.flag(1, 3):
-                expr = f"{y[0]} {op} {x.name}"
-            else:
-                expr = f"{x.name} {op} {y[0]}"
-            shape = _broadcast(s, y[1])
-            contig = x.contig and shape == s
-            rg = x.rg or y[2]
-            deps = deps | y[3]
+            expr = f"{y} {op} {x.name}" if self.flag(1, 3) else f"{x.name} {op} {y}"
         elif kind == "reduce":
             choices = ["sum()", "mean()"]
             if s:
                 d = self.draw(st.integers(-len(s), len(s) - 1))
                 choices += [f"sum({d})", f"sum({d}, keepdim=True)", f"mean(dim={d})"]
-            method = self.draw(st.sampled_from(choices))
-            expr = f"{x.name}.{method}"
-            if method.endswith("()"):
-                shape = ()
-            else:
-                keep = "keepdim" in method
-                dd = d % len(s)
-                shape = s[:dd] + ((1,) if keep else ()) + s[dd + 1 :]
-            contig = x.contig
+            expr = f"{x.name}.{self.draw(st.sampled_from(choices))}"
         elif kind == "shape":
             choices = ["reshape(-1)"]
             if x.contig:
@@ -288,19 +376,7 @@ class _Program:
                     choices.append(f"view({s[1]}, {s[0]})")
             if len(s) == 1:
                 choices += ["t()", f"view(1, {s[0]})" if x.contig else "reshape(1, -1)"]
-            method = self.draw(st.sampled_from(choices))
-            expr = f"{x.name}.{method}"
-            if method == "t()":
-                shape = s[::-1]
-                contig = x.contig and (len(s) < 2 or 1 in s)
-            elif "-1)" in method and "1, -1" not in method:
-                shape = (math.prod(s),)
-            elif len(s) == 1:
-                shape = (1, s[0])
-            else:
-                shape = (s[1], s[0])
-            if method.startswith("view") or method == "t()" or x.contig:
-                base = x.base or x.name
+            expr = f"{x.name}.{self.draw(st.sampled_from(choices))}"
         elif kind == "index":
             if not s:
                 return
@@ -309,41 +385,22 @@ class _Program:
                 choices.append("[1:]")
             if len(s) == 2:
                 choices += ["[:, 0]", "[..., 1:]"]
-            key = self.draw(st.sampled_from(choices))
-            expr = f"{x.name}{key}"
-            if key in ("[0]", "[-1]"):
-                shape, contig = s[1:], x.contig
-            elif key == "[[0, 0]]":
-                shape = (2, *s[1:])
-            elif key == "[1:]":
-                shape, contig = (s[0] - 1, *s[1:]), x.contig
-            elif key == "[:, 0]":
-                shape, contig = (s[0],), False
-            else:
-                shape, contig = (s[0], s[1] - 1), False
-            if key != "[[0, 0]]":
-                base = x.base or x.name
+            expr = f"{x.name}{self.draw(st.sampled_from(choices))}"
         elif kind == "matmul":
             y = self.pick(lambda t: _matmul_shape(s, t.shape) is not None)
             if y is None:
                 return
             expr = f"{x.name} @ {y.name}"
-            shape = _matmul_shape(s, y.shape)
-            rg = x.rg or y.rg
-            deps = deps | y.deps
         else:  # detach
             expr = f"{x.name}.{self.draw(st.sampled_from(['detach()', 'data']))}"
-            shape, contig, rg = s, x.contig, False
-            base = x.base or x.name
-        if no_grad or not rg:
-            rg, deps = False, frozenset()
-        # views of autograd.grad results share their version counter
-        grad_view = base is not None and base.startswith("g")
-        name = self.fresh("gv" if grad_view else "t")
-        self.out.append(f"{name} = None")
-        self.emit([f"{name} = {expr}"], no_grad, [f'show("{name}", {name})'])
-        deps = deps | {name} if rg else deps
-        self.ts[name] = _T(name, shape, rg, not rg, contig, base, deps=deps)
+        # what may share the memory of an autograd.grad result shares its
+        # version counter (see KNOWN_BUG_REWRITES)
+        of_grad = kind in ("shape", "index", "detach") and any(
+            t.name.startswith("g") for t in self.same_memory(x)
+        )
+        name = self.fresh("gv" if of_grad else "t")
+        self.step(f"{name} = None")
+        self.emit([f"{name} = {expr}"], no_grad, [f'show("{name}", {name})'], (name,))
 
     def inplace(self) -> None:
         x = self.pick()
@@ -358,34 +415,33 @@ class _Program:
             choices += ["data", "detach"]
         kind = self.draw(st.sampled_from(choices))
         c = self.draw(st.sampled_from(["2.0", "0.5", "-1.0"]))
-        y_rg, y_deps = False, frozenset()
+        shared = self.same_memory(x)
+        y = None
         if kind in ("add_t", "iadd", "setitem_t"):
             target = s[1:] if kind == "setitem_t" else s
-            root = x.base or x.name
 
             def operand(t: _T) -> bool:
                 # Not another view of x's memory: PyTorch then reads elements it
                 # has already overwritten, in its kernel's order (undefined
                 # behaviour, which it does not always detect).
-                same_memory = t is not x and (t.base or t.name) == root
-                return _broadcast(target, t.shape) == target and not same_memory
+                return _broadcast(target, t.shape) == target and (
+                    t is x or t not in shared
+                )
 
             y = self.pick(operand)
             if y is None:
                 return
-            y_rg, y_deps = y.rg, y.deps
-        root_t = self.ts.get(x.base or x.name, x)
-        shared = any(
-            root_t.name in (t.name, t.base) for t in self.ts.values() if t is not x
-        )
-        if y_rg and not root_t.rg and shared and not no_grad:
-            # a plain tensor starting to require grad in place while it has
-            # views: PyTorch 2.13 segfaults in view.register_hook() then, and
-            # see scenario_view_of_base_that_became_nonleaf.py
-            return
-        for t in self.ts.values():  # these views may now be stale
-            if t.base == root_t.name:
-                t.no_tensor_hook = True
+        root = self.tensor(x)._base
+        root = self.tensor(x) if root is None else root
+        if y is not None and y.rg and not root.requires_grad and len(shared) > 1:
+            if not no_grad:
+                # a plain tensor starting to require grad in place while it has
+                # views: PyTorch 2.13 segfaults in view.register_hook() then,
+                # and see scenario_view_of_base_that_became_nonleaf.py
+                return
+        for t in shared:  # these views may now be stale
+            if self.tensor(t)._base is not None:
+                self.stale.add(t.name)
         n = x.name
         stmt = {
             "add_c": f"{n}.add_({c})",
@@ -404,29 +460,12 @@ class _Program:
         elif kind == "setitem_t":
             stmt = f"{n}[0] = {y.name}"
         self.emit([stmt], no_grad, self.show_lines(x))
-        if no_grad or kind in ("data", "detach") or not (x.rg or y_rg):
-            return
-        if x.leaf and x.rg:
-            return  # raised: a leaf that requires grad
-        # the target (and the view's base) now requires grad, unless it raised
-        for t in (x, self.ts.get(x.base) if x.base else None):
-            if t is not None and not (t.leaf and t.rg):
-                t.rg, t.leaf, t.deps = True, False, t.deps | y_deps | {t.name}
-        # x, its base and their views now have new grad_fns: what was computed
-        # from them before reaches the old nodes only
-        root = x.base or x.name
-        moved = {t.name for t in self.ts.values() if root in (t.name, t.base)}
-        for t in self.ts.values():
-            if t.name not in moved:
-                t.deps = t.deps - moved
 
     def retain(self) -> None:
         x = self.pick()
         if x is None:
             return
         self.emit([f"{x.name}.retain_grad()"], after=[f"print({x.name}.retains_grad)"])
-        if x.rg and not x.leaf:
-            x.retained = True
 
     def hook(self) -> None:
         x = self.pick()
@@ -528,19 +567,17 @@ class _Program:
         retain = self.draw(st.sampled_from([None, None, True]))
         if retain is not None:
             args.append(f"retain_graph={retain}")
-        create = self.flag(1, 3)
-        if create:
+        if self.flag(1, 3):
             args.append("create_graph=True")
         if self.flag():
             args.append(f"allow_unused={self.flag()}")
         names = [self.fresh("g") for _ in inputs]
-        self.out.append("\n".join(f"{g} = None" for g in names))
+        self.step("\n".join(f"{g} = None" for g in names))
         self.emit(
             [f"{', '.join(names)}, = torch.autograd.grad({', '.join(args)})"],
             after=[f'show("{g}", {g})' for g in names] + [self.grads_line()],
+            made=tuple(names),
         )
-        for g, i in zip(names, inputs):
-            self.ts[g] = _T(g, self.ts[i].shape, create, not create)
 
     def zero(self) -> None:
         x = self.pick(lambda t: t.leaf or t.retained)
