@@ -9,6 +9,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as _np
+
 from . import autograd, utils
 from ._dtype import (
     bool,
@@ -62,6 +64,12 @@ from .grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .ops import _common as _op_rules
+from .ops import arithmetic as _arithmetic
+from .ops import einsum as _einsum
+from .ops import pointwise as _pointwise
+from .ops import selection as _selection
+from .ops import shape as _shape
 
 __version__ = "0.1.0"
 
@@ -109,9 +117,7 @@ del _name
 
 def cat(tensors: Any, dim: int = 0) -> Tensor:
     """Join tensors along an existing dim (CatBackward0)."""
-    from .ops.shape import cat as cat_op
-
-    return cat_op(tensors, dim)
+    return _shape.cat(tensors, dim)
 
 
 concat = concatenate = cat
@@ -119,9 +125,7 @@ concat = concatenate = cat
 
 def stack(tensors: Any, dim: int = 0) -> Tensor:
     """Join tensors along a new dim (StackBackward0)."""
-    from .ops.shape import stack as stack_op
-
-    return stack_op(tensors, dim)
+    return _shape.stack(tensors, dim)
 
 
 def atleast_1d(*tensors: Any) -> Any:
@@ -184,11 +188,9 @@ def column_stack(tensors: Any) -> Tensor:
 
 def broadcast_tensors(*tensors: Tensor) -> tuple:
     """The tensors expanded to their common shape (views)."""
-    from .ops._common import broadcast_shape
-
     shape: tuple = ()
     for t in tensors:
-        shape = broadcast_shape(shape, tuple(t.shape))
+        shape = _op_rules.broadcast_shape(shape, tuple(t.shape))
     return tuple(t if tuple(t.shape) == shape else t.expand(*shape) for t in tensors)
 
 
@@ -233,8 +235,6 @@ def unique(
 ) -> Any:
     """The distinct values (sorted), optionally with where each element went
     and how often each value occurs (no gradient)."""
-    import numpy as _np
-
     data = input._data
     axis = None if dim is None else dim % data.ndim
     values, inverse, counts = _np.unique(
@@ -252,22 +252,16 @@ def unique(
 def einsum(*args: Any) -> Tensor:
     """Sums of products over labelled dims (``"ij,jk->ik"``), recorded with the
     permutes, reshapes and ``bmm`` PyTorch records."""
-    from .ops.einsum import einsum as einsum_fn
-
-    return einsum_fn(*args)
+    return _einsum.einsum(*args)
 
 
 def where(condition: Tensor, input: Any, other: Any) -> Tensor:
     """``input`` where ``condition`` holds, else ``other`` (numbers allowed)."""
-    from .ops.selection import where as where_op
-
-    return where_op(condition, input, other)
+    return _selection.where(condition, input, other)
 
 
 def xlogy(input: Any, other: Any) -> Tensor:
     """``input · log(other)``, 0 where ``input`` is 0; either may be a number."""
-    from .ops.pointwise import XlogyScalarSelf
-
     if isinstance(input, Tensor):
         return input.xlogy(other)
     if not isinstance(other, Tensor):
@@ -275,16 +269,14 @@ def xlogy(input: Any, other: Any) -> Tensor:
             "xlogy(): argument 'input' (position 1) must be Tensor, not "
             f"{type(input).__name__}"
         )
-    return XlogyScalarSelf.apply(other, input)
+    return _pointwise.XlogyScalarSelf.apply(other, input)
 
 
 def rsub(input: Tensor, other: Any, alpha: Any = 1) -> Tensor:
     """``other - alpha * input``."""
-    from .ops.arithmetic import RsubScalar, RsubTensor
-
     if isinstance(other, Tensor):
-        return RsubTensor.apply(input, other, alpha)
-    return RsubScalar.apply(input, other, alpha)
+        return _arithmetic.RsubTensor.apply(input, other, alpha)
+    return _arithmetic.RsubScalar.apply(input, other, alpha)
 
 
 def remainder(input: Any, other: Any) -> Tensor:

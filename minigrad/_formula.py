@@ -3,6 +3,9 @@
 Operators (``+ - * / ** @``) already work on both; these cover the rest. On arrays
 they compute directly (the fast first-order path); on Tensors they call the Tensor
 method, so under ``create_graph=True`` the formula records a graph of its own.
+Where PyTorch's formula records an op no Tensor method reaches (``MulBackward1``
+for ``x * 2``...), the op's family registers it in ``node.registered``: this
+module imports no op family.
 """
 
 from __future__ import annotations
@@ -11,6 +14,11 @@ import math
 from typing import Any
 
 import numpy as np
+
+from .node import registered, sum_to
+from .ops import _common
+
+__all__ = ["sum_to"]  # (node.py's: the engine undoes broadcasting with it too)
 
 ndarray = (np.ndarray, np.generic)  # numpy returns scalars for 0-d results
 
@@ -26,8 +34,6 @@ def log1p(x: Any) -> Any:
 def xlogy(x: Any, y: Any) -> Any:
     """``x log y`` (0 where x is 0), on arrays or Tensors."""
     if isinstance(x, ndarray):
-        from .ops.pointwise import xlogy_values
-
         return xlogy_values(x, y if isinstance(y, (int, float)) else data(y))
     return x.xlogy(y)
 
@@ -76,23 +82,16 @@ def cos(x: Any) -> Any:
 def div_mode(a: Any, b: Any, mode: str) -> Any:
     """``a / b`` rounded (``"floor"``/``"trunc"``); DivBackward2 on Tensors."""
     if isinstance(a, ndarray):
-        from ._tensor import Tensor
-        from .ops.arithmetic import rounded_division
-
-        wrap = Tensor._make
-        return rounded_division(wrap(a, False), wrap(data(b), False), mode)
-    from .ops.arithmetic import DivMode
-
-    return DivMode.apply(a, b, mode)
+        wrap = _common.constant
+        return registered["rounded_division"](wrap(a), wrap(data(b)), mode)
+    return registered["DivMode"](a, b, mode)
 
 
 def scale(x: Any, s: Any) -> Any:
     """``x * s`` for a Python number ``s`` (recorded as MulBackward1, like PyTorch)."""
     if isinstance(x, ndarray):
         return x * s
-    from .ops.arithmetic import MulScalar
-
-    return MulScalar.apply(x, s)
+    return registered["MulScalar"](x, s)
 
 
 def add_scalar(x: Any, s: float) -> Any:
@@ -100,18 +99,14 @@ def add_scalar(x: Any, s: float) -> Any:
     formulas; Python's ``x + 1`` records AddBackward0)."""
     if isinstance(x, ndarray):
         return x + s
-    from .ops.arithmetic import AddScalar
-
-    return AddScalar.apply(x, s)
+    return registered["AddScalar"](x, s)
 
 
 def sub_scalar(x: Any, s: float) -> Any:
     """``x - s`` for a Python number ``s`` (SubBackward1)."""
     if isinstance(x, ndarray):
         return x - s
-    from .ops.arithmetic import SubScalar
-
-    return SubScalar.apply(x, s)
+    return registered["SubScalar"](x, s)
 
 
 def number_minus(s: float, x: Any) -> Any:
@@ -119,9 +114,7 @@ def number_minus(s: float, x: Any) -> Any:
     tensor, so the node is SubBackward0 (Python's ``1 - x`` is RsubBackward1)."""
     if isinstance(x, ndarray):
         return s - x
-    from ._tensor import _scalar
-
-    return _scalar(s) - x
+    return _common._scalar(s) - x
 
 
 def number_over(s: float, x: Any) -> Any:
@@ -129,9 +122,7 @@ def number_over(s: float, x: Any) -> Any:
     tensor: DivBackward0)."""
     if isinstance(x, ndarray):
         return s / x
-    from ._tensor import _scalar
-
-    return _scalar(s) / x
+    return _common._scalar(s) / x
 
 
 def expand(g: Any, shape: tuple) -> Any:
@@ -192,9 +183,7 @@ def div_scalar(x: Any, n: Any) -> Any:
     formulas record it)."""
     if isinstance(x, ndarray):
         return x / n
-    from .ops.nn import DivScalar
-
-    return DivScalar.apply(x, n)
+    return registered["DivScalar"](x, n)
 
 
 def mT(x: Any) -> Any:  # noqa: N802 - PyTorch's name
@@ -211,23 +200,6 @@ def outer(a: Any, b: Any) -> Any:
     return a.reshape(-1, 1) * b
 
 
-def sum_to(g: Any, shape: tuple) -> Any:
-    """Sum ``g`` down to ``shape``: undoes broadcasting in a gradient."""
-    lead = g.ndim - len(shape)
-    dims = tuple(range(lead)) + tuple(
-        i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1
-    )
-    if isinstance(g, ndarray):
-        if dims:
-            g = g.sum(axis=dims, keepdims=True)
-        return g.reshape(shape)
-    if not shape:  # PyTorch's sum_to: a plain sum() (SumBackward0) for a scalar
-        return g.sum()
-    if dims:
-        g = g.sum(dims, keepdim=True)
-    return g if tuple(g.shape) == tuple(shape) else g.view(shape)
-
-
 def zeros(shape: tuple, like: Any) -> Any:
     if isinstance(like, ndarray):
         return np.zeros(shape, like.dtype)
@@ -240,10 +212,8 @@ def index_add(g: Any, shape: tuple, key: Any) -> Any:
         out = np.zeros(shape, g.dtype)
         np.add.at(out, key, g)
         return out
-    from .ops.shape import IndexPutImpl
-
     z = zeros(shape, g)
-    return IndexPutImpl.apply(z, g, key, True)
+    return registered["IndexPutImpl"](z, g, key, True)
 
 
 def _flat(x: np.ndarray) -> np.ndarray:
@@ -317,9 +287,7 @@ def roll(g: Any, shifts: tuple, dims: tuple) -> Any:
 
 def diagonal(x: Any, offset: int, dim1: int, dim2: int) -> Any:
     if isinstance(x, ndarray):
-        from .ops.shape import Diagonal
-
-        return Diagonal.view_fn(x, offset, dim1, dim2)
+        return registered["diagonal_view"](x, offset, dim1, dim2)
     return x.diagonal(offset, dim1, dim2)
 
 
@@ -397,9 +365,7 @@ def softplus(x: Any) -> Any:
     if isinstance(x, ndarray):
         with np.errstate(over="ignore"):
             return np.where(x > 20, x, np.log1p(np.exp(x))).astype(x.dtype)
-    from .ops.pointwise import Softplus
-
-    return Softplus.apply(x, 1, 20)
+    return registered["Softplus"](x, 1, 20)
 
 
 def clamp_min(x: Any, lo: float) -> Any:
@@ -416,14 +382,12 @@ def where(cond: Any, x: Any, y: Any) -> Any:
     """``x`` where the constant mask ``cond`` holds, else ``y`` (either may be a
     number). On Tensors this records WhereBackward0, as PyTorch's formulas do."""
     if not isinstance(x, ndarray) and not isinstance(y, ndarray):
-        from .ops.selection import where as where_op
-
         if hasattr(x, "_data") or hasattr(y, "_data"):
             mask = cond if hasattr(cond, "_data") else None
             if mask is None:
                 like = x if hasattr(x, "_data") else y
                 mask = type(like)._make(np.asarray(cond), False)
-            return where_op(mask, x, y)
+            return registered["where"](mask, x, y)
     out = np.where(data(cond), x, y)
     dtype = (x if isinstance(x, ndarray) else y).dtype
     return out if out.dtype == dtype else out.astype(dtype)
@@ -458,17 +422,13 @@ def narrow(x: Any, dim: int, start: int, length: int) -> Any:
 def cat(xs: list, dim: int) -> Any:
     if isinstance(xs[0], ndarray):
         return np.concatenate(xs, axis=dim)
-    from .ops.shape import cat as cat_op
-
-    return cat_op(xs, dim)
+    return registered["cat"](xs, dim)
 
 
 def stack(xs: list, dim: int) -> Any:
     if isinstance(xs[0], ndarray):
         return np.stack(xs, axis=dim)
-    from .ops.shape import stack as stack_op
-
-    return stack_op(xs, dim)
+    return registered["stack"](xs, dim)
 
 
 def absolute(x: Any) -> Any:
@@ -481,10 +441,25 @@ def tanh(x: Any) -> Any:
 
 def erf(x: Any) -> Any:
     if isinstance(x, ndarray):
-        from .ops.pointwise import erf_array
-
         return erf_array(x)
     return x.erf()
+
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def erf_array(x: np.ndarray) -> np.ndarray:
+    """The error function elementwise (numpy has none; ``math.erf`` is exact)."""
+    return np.asarray(_erf(x)).astype(x.dtype, copy=False)
+
+
+def xlogy_values(x: Any, y: Any) -> Any:
+    """``x log y``, 0 where x is 0 (unless y is nan), as PyTorch defines it."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_y = np.log(y)
+        # a Python number's log stays a Python float, so it keeps x's dtype
+        out = np.asarray(x * (float(log_y) if np.ndim(y) == 0 else log_y))
+    return np.where((np.asarray(x) == 0) & ~np.isnan(y), 0, out).astype(out.dtype)
 
 
 def prod_others(x: Any, dim: int) -> Any:

@@ -13,16 +13,19 @@ from __future__ import annotations
 import itertools
 import warnings
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
+from . import _device, engine, function, grad_mode
 from . import _dtype as dt
-from . import function, grad_mode
+from . import node as core
 from ._tensor_str import tensor_repr
 from ._warn import warn
-from .function import AccumulateGrad, Node, _check_inplace, refuse_overlap
+from .function import _check_inplace
+from .node import AccumulateGrad, Node, SavedTensor, refuse_overlap
 from .ops import arithmetic as A
 from .ops import linalg as L
 from .ops import nn as N
@@ -31,7 +34,7 @@ from .ops import reduction as R
 from .ops import selection as C
 from .ops import shape as S
 from .ops import sorting as O
-from .ops._common import broadcast_shape
+from .ops._common import _NUMBER, _as_tensor, _scalar, broadcast_shape
 from .utils.hooks import RemovableHandle
 
 _NON_LEAF_GRAD_WARNING = (
@@ -80,20 +83,7 @@ class Size(tuple):
     __rmul__ = __mul__
 
 
-def _scalar(value: Any) -> Tensor:
-    """A Python number as the 0-d tensor PyTorch wraps it into (``2`` -> int64);
-    it keeps a Python number's low rank in type promotion."""
-    t = Tensor._make(np.asarray(value, dt.scalar_dtype(value).np), False)
-    t._wrapped_number = True
-    return t
-
-
 _NO_DIM: Any = object()  # var()/std() called without a dim
-
-
-# What an operator accepts besides a Tensor; anything else is refused the way
-# PyTorch refuses it (``x + None`` is a TypeError, never a tensor of nan).
-_NUMBER = (int, float, np.number, np.bool_)
 
 
 def _operand(value: Any) -> Tensor | None:
@@ -116,18 +106,6 @@ def _operand_tensor(value: Any) -> Tensor | None:
     if isinstance(value, np.ndarray):
         return Tensor._make(value, False)
     return None
-
-
-def _as_tensor(value: Any, fn: str = "") -> Tensor:
-    """A tensor argument of method ``fn``: a Tensor, or a wrapped Python number."""
-    if isinstance(value, Tensor):
-        return value
-    if isinstance(value, _NUMBER):
-        return _scalar(value)
-    raise TypeError(
-        f"{fn}(): argument 'other' (position 1) must be Tensor, not "
-        f"{type(value).__name__}"
-    )
 
 
 def _new_tensor(data: Any, requires_grad: bool, cls: type) -> Any:
@@ -178,7 +156,7 @@ class Tensor:
     __array_priority__ = 1000
 
     def __init__(self, data: Any = (), requires_grad: bool = False) -> None:
-        from .creation import _to_array
+        from .creation import _to_array  # (creation sits above: it makes Tensors)
 
         self._init(_to_array(data, None), requires_grad)
 
@@ -331,8 +309,6 @@ class Tensor:
         if fn is not None:
             return fn._register_tensor_prehook(self._output_nr, hook)
         if self._hooks is None:
-            from collections import OrderedDict
-
             self._hooks = OrderedDict()
         return RemovableHandle.add(self._hooks, hook)
 
@@ -347,8 +323,6 @@ class Tensor:
                 "post accumulate grad hooks cannot be registered on non-leaf tensors"
             )
         if self._post_acc_hooks is None:
-            from collections import OrderedDict
-
             self._post_acc_hooks = OrderedDict()
         return RemovableHandle.add(self._post_acc_hooks, hook)
 
@@ -359,8 +333,6 @@ class Tensor:
         create_graph: bool = False,
         inputs: Any = None,
     ) -> None:
-        from . import engine  # engine imports this module, so import it late
-
         engine.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> Tensor:
@@ -418,9 +390,7 @@ class Tensor:
 
     @property
     def device(self) -> Any:
-        from ._device import CPU
-
-        return CPU
+        return _device.CPU
 
     @property
     def is_cuda(self) -> bool:
@@ -1438,17 +1408,15 @@ class Tensor:
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """``to(dtype)``; the CPU as a device is accepted, another is refused as a
         CPU-only PyTorch refuses it."""
-        from ._device import check, device
-
         dtype = kwargs.get("dtype")
-        check(kwargs.get("device"))
+        _device.check(kwargs.get("device"))
         for a in args:
             if isinstance(a, dt.dtype):
                 dtype = a
             elif isinstance(a, Tensor):
                 dtype = a.dtype
-            elif isinstance(a, (str, device)):
-                check(a)
+            elif isinstance(a, (str, _device.device)):
+                _device.check(a)
         if dtype is None or dtype is self.dtype:
             return self
         return S.ToCopy.apply(self, dtype.np)
@@ -1493,7 +1461,7 @@ class Tensor:
     def new_tensor(
         self, data: Any, dtype: Any = None, requires_grad: bool = False
     ) -> Tensor:
-        from .creation import tensor
+        from .creation import tensor  # (creation sits above: it makes Tensors)
 
         return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
@@ -1503,9 +1471,7 @@ class Tensor:
         ``self`` and remembers how to find itself inside its base."""
         out = cls.apply(self, *args)
         if self._fw_grad is not None and function.forward_ad_level is not None:
-            from .autograd.forward_ad import view_tangent
-
-            view_tangent(out, self, lambda x: cls.view_fn(x, *args))
+            core.registered["view_tangent"](out, self, lambda x: cls.view_fn(x, *args))
         base = self if self._base is None else self._base
         parent = self._view_fn
         if parent is None:
@@ -1861,9 +1827,7 @@ class Tensor:
         self._data[...] = out._data
         self._vc.value += 1
         if out._fw_grad is not None:  # forward AD: the tangent comes along
-            from .autograd.forward_ad import write_tangent
-
-            write_tangent(self, out._fw_grad)
+            core.registered["write_tangent"](self, out._fw_grad)
         if node is None:
             return self
         _rebind_saved_result(node, self)
@@ -1995,8 +1959,9 @@ class Tensor:
         return N.LogSoftmax.apply(src, dim)
 
 
-function.Tensor = Tensor  # see function.py: breaks the import cycle
-function._new_tensor = _new_tensor
+# The core (node, function, engine) and the ops sit below this module and never
+# import it: the class is handed down to them here, once.
+engine.bind_tensor_class(Tensor, _new_tensor)
 _OPERANDS = (Tensor, *_NUMBER)  # what in-place operators accept
 
 
@@ -2012,7 +1977,7 @@ def _check_multi_view(t: Tensor, args: tuple) -> None:
         return
     fn = t.grad_fn
     if fn is not None and t._multi_view:
-        op = function.forward_op_name(fn)
+        op = core.forward_op_name(fn)
         msg = f"Output {t._output_nr} of {op} is a view and is being modified inplace."
     else:
         msg = (
@@ -2039,8 +2004,6 @@ def _check_multi_view(t: Tensor, args: tuple) -> None:
 def _snapshot_saved_self(node: Node, t: Tensor) -> None:
     """An in-place op's node may have saved the tensor it is about to overwrite;
     keep the old values instead (PyTorch saves ``original_self``)."""
-    from .function import SavedTensor
-
     saved = node._held
     names = node._slot_names or ("self",)
     # only the ``self`` slot holds the old value; another slot that saved the

@@ -26,12 +26,29 @@ from typing import Any
 
 import numpy as np
 
-from . import grad_mode
-from ._tensor import Tensor
-from ._warn import warn
-from .function import AccumulateGrad, Node, refuse_overlap
+from . import function, grad_mode
+from .node import (
+    AccumulateGrad,
+    Node,
+    _call,
+    _call_in_anomaly_mode,
+    _conform,
+    _unwrap,
+    _validate,
+    _wrap,
+    accumulate_into,
+)
 
-_ARRAY = (np.ndarray, np.generic)
+# The Tensor class, handed down by _tensor.py (see bind_tensor_class).
+Tensor: Any = None
+
+
+def bind_tensor_class(cls: type, new_tensor: Any) -> None:
+    """Receive the Tensor class from ``_tensor.py`` (once, as it is imported) and
+    hand it down to function.py and node.py, which sit below the Tensor too."""
+    global Tensor
+    Tensor = cls
+    function.bind_tensor_class(cls, new_tensor)
 
 
 @dataclass(eq=False)
@@ -51,186 +68,125 @@ class StepEvent:
     executed: bool = True  # False when only captured (autograd.grad's inputs)
 
 
-def _wrap(g: Any) -> Any:
-    if g is None or isinstance(g, Tensor):
-        return g
-    return Tensor._make(g, False)
+class _Silent:
+    """The recorder of an untraced step: it records nothing (one shared object,
+    so the loop never asks whether it is tracing)."""
+
+    keeps_sent = False
+
+    def hook(self, kind: str, hook: Any) -> None:
+        pass
+
+    def accumulated(self, var: Any) -> None:
+        pass
+
+    def retained(self, t: Any) -> None:
+        pass
+
+    def captured(self, i: int, g: Any) -> None:
+        pass
+
+    def release(self, node: Node) -> None:
+        node.release_variables()
+
+    def finish(self, node: Node, grads: list, sent: Any, ready: list) -> Any:
+        return node
 
 
-def _unwrap(g: Any) -> Any:
-    return None if g is None else getattr(g, "_data", g)
+_SILENT = _Silent()
 
 
-def _sum_to(g: Any, shape: tuple) -> Any:
-    from . import _formula
+class _Recorder(_Silent):
+    """Builds the ``StepEvent`` of one traced step (viz's stepper reads it)."""
 
-    return _formula.sum_to(g, shape)
+    keeps_sent = True
 
+    def __init__(self, index: int, node: Node) -> None:
+        self.event = StepEvent(index, node, (), ())
 
-def _validate(node: Node, grads: Sequence) -> list:
-    """Check a node's output gradients (one per edge, from ``_call``) against the
-    forward outputs they are the gradients of (shape, dtype), undoing
-    broadcasting with a sum where needed (PyTorch's validate_outputs). The engine
-    does the same check as it sends."""
-    return [
-        None if g is None or nxt is None else _conformed(node, i, g, nxt, nr)
-        for i, (g, (nxt, nr)) in enumerate(zip(grads, node.next_functions))
-    ]
+    def hook(self, kind: str, hook: Any) -> None:
+        self.event.hooks.append((kind, hook))
 
+    def accumulated(self, var: Any) -> None:
+        self.event.accumulated.append((var, var._grad))
+        for h in (var._post_acc_hooks or {}).values():
+            self.event.hooks.append(("post_accumulate", h))
 
-def _conformed(node: Node, i: int, g: Any, nxt: Node, nr: int) -> Any:
-    meta = nxt._output_meta
-    if meta:
-        shape, dtype = meta[nr]
-        d = g if type(g) is np.ndarray else getattr(g, "_data", g)
-        if d.shape != shape or d.dtype is not dtype:
-            return _conform(node, i, g, shape, dtype)
-    return g
+    def retained(self, t: Any) -> None:
+        self.event.retained.append((t, t._grad))
 
+    def captured(self, i: int, g: Any) -> None:
+        self.event.captured.append((i, g))
 
-def _arrange(node: Node, grads: Sequence) -> list:
-    """One gradient per edge: extra trailing Nones dropped, the entries of
-    non-tensor arguments removed; a wrong count is the formula's error."""
-    n = node._n_args or len(node.next_functions)
-    grads = list(grads)
-    while len(grads) > n and grads[-1] is None:  # extra Nones are allowed
-        grads.pop()
-    if len(grads) != n:
-        raise RuntimeError(
-            f"function {node.name()} returned an incorrect number of gradients "
-            f"(expected {n}, got {len(grads)})"
-        )
-    if node._tensor_positions:  # drop the entries of non-tensor arguments
-        grads = [grads[i] for i in node._tensor_positions]
-    return grads
+    def release(self, node: Node) -> None:
+        self.event.released = node.saved_names()
+        node.release_variables()
 
-
-def _conform(node: Node, i: int, g: Any, shape: tuple, dtype: Any) -> Any:
-    """Sum a broadcast gradient down to its input's shape and cast its dtype."""
-    if tuple(g.shape) != shape:
-        try:  # the input's shape must expand to the gradient's (a broadcast)
-            ok = np.broadcast_shapes(tuple(g.shape), shape) == tuple(g.shape)
-        except ValueError:
-            ok = False
-        if not ok:
-            raise RuntimeError(
-                f"Function {node.name()} returned an invalid gradient at index {i}"
-                f" - got {list(g.shape)} but expected shape compatible with "
-                f"{list(shape)}"
-            )
-        g = _sum_to(g, shape)
-    if isinstance(g, _ARRAY):
-        return g if g.dtype == dtype else np.asarray(g, dtype=dtype)
-    if g._data.dtype != dtype:
-        from ._dtype import from_numpy_dtype
-
-        g = g.to(from_numpy_dtype(dtype))
-    return g
-
-
-def call_node(node: Node, grads: list, graph: bool) -> list:
-    """Run one node's backward. ``grads`` are arrays, or Tensors when ``graph``
-    (create_graph): built-in formulas then record their own graph."""
-    state = grad_mode.state
-    prev, state.enabled = state.enabled, graph  # record only for create_graph
-    try:
-        return _validate(node, _call(node, grads, graph))
-    finally:
-        state.enabled = prev
-
-
-def _call(node: Node, grads: list, graph: bool) -> Sequence:
-    """Run a node's formula, with the grad mode already set; one gradient per
-    edge comes back, not yet checked against the inputs."""
-    cls = node._forward_cls
-    if cls is None:  # the engine's own nodes: CopySlices, AsStridedBackward0
-        out = node.apply(grads)
-    else:
-        if len(grads) > 1 and node.materialize_grads and any(g is None for g in grads):
-            # e.g. an unused output of a multi-output op gets a zero gradient
-            grads = [
-                _zeros_for(node, i, graph) if g is None else g
-                for i, g in enumerate(grads)
-            ]
-        array_formula = cls._array_backward
-        if not (graph or array_formula):  # user Functions always see Tensors
-            grads = [_wrap(g) for g in grads]  # (with create_graph they are)
-        out = cls.backward(node, *grads)
-        if type(out) is not tuple:
-            out = (out,)
-        if not graph and not array_formula:
-            out = [_unwrap(g) for g in out]
-    if len(out) != len(node.next_functions) or node._tensor_positions:
-        out = _arrange(node, out)
-    return out
-
-
-def _call_in_anomaly_mode(node: Node, grads: list, graph: bool) -> Sequence:
-    """``_call`` under autograd.detect_anomaly: a nan gradient is an error (with
-    check_nan), and an error shows where the node's forward op was called."""
-    try:
-        outs = _call(node, grads, graph)
-        if grad_mode.state.check_nan:
-            for i, g in enumerate(outs):
-                if g is not None and np.isnan(_unwrap(g)).any():
-                    raise RuntimeError(
-                        f"Function '{node.name()}' returned nan values in its "
-                        f"{i}th output."
-                    )
-        return outs
-    except Exception:
-        stack = node.__dict__.get("_metadata", {}).get("traceback_")
-        if stack:
-            warn(
-                f"Error detected in {node.name()}. Traceback of forward call that "
-                "caused the error:\n" + "".join(stack)
-            )
-        raise
-
-
-def _zeros_for(node: Node, output_nr: int, graph: bool) -> Any:
-    shape, dtype = node._output_meta[output_nr]
-    zeros = np.zeros(shape, dtype)
-    return _wrap(zeros) if graph else zeros
-
-
-def accumulate_into(var: Any, g: Any, create_graph: bool) -> None:
-    """What AccumulateGrad does: ``var.grad = g`` the first time, ``+= g`` after.
-
-    The first gradient goes into a fresh buffer laid out like the leaf (never
-    shared with another gradient; row-major for a row-major leaf). With
-    ``create_graph`` that is a recorded copy (CopyBackwards) and later ones add
-    out of place (AddBackward0); otherwise later ones add in place, into the
-    same ``.grad`` object, as PyTorch does."""
-    old = var._grad
-    if old is None:
-        order = "C" if var._data.flags.c_contiguous else "K"
-        if isinstance(g, Tensor):  # create_graph: the copy is part of the graph
-            from .ops.shape import Copy
-
-            shell = Tensor._make(np.empty(var._data.shape, var._data.dtype), False)
-            new = Copy.apply(shell, g)
-            new._vc.value += 1  # copy_ wrote into the buffer
-            var._grad = new
+    def finish(self, node: Node, grads: list, sent: Any, ready: list) -> StepEvent:
+        ev = self.event
+        ev.grads_in = tuple(_wrap(g) for g in grads)
+        if sent is None:  # autograd.grad only captured this node's gradient
+            ev.executed = False
         else:
-            grad = np.array(g, dtype=var._data.dtype, copy=True, order=order)
-            var._grad = Tensor._make(grad, False)
-    elif create_graph:
-        var._grad = old + g
-    else:
-        refuse_overlap(old._data)  # (an expanded .grad the user set)
-        old._data += g._data if isinstance(g, Tensor) else g
-        old._vc.value += 1
-    for hook in (var._post_acc_hooks or {}).values():
-        hook(var)
+            ev.grads_out = tuple(_wrap(g) for g in sent)
+        ev.ready = tuple(n for _, _, n in sorted(ready))
+        return ev
 
 
-def _run_hooks(hooks: Any, grad: Any, graph: bool, ev: Any, kind: str) -> Any:
+class _Selection:
+    """What ``inputs=`` asks of a pass: the nodes from which an input can be
+    reached (only they are needed), which of them run, and the gradients
+    captured at the inputs' edges.
+
+    autograd.grad runs a node only if it leads on to another needed node;
+    backward(inputs=...) runs every needed node, the inputs' own included."""
+
+    def __init__(
+        self,
+        parents: dict[Node, list[Node]],
+        inputs: Sequence[tuple[Node, int]],
+        reachable: set,
+        accumulate: bool,
+    ) -> None:
+        self.captures: dict[Node, list[tuple[int, int]]] = {}
+        for i, (fn, nr) in enumerate(inputs):
+            self.captures.setdefault(fn, []).append((i, nr))
+        targets = {fn for fn in self.captures if fn in reachable}
+        self.needed, leads = _needed(parents, targets)
+        self.running = self.needed if accumulate else leads
+        self.accumulate = accumulate
+        self.captured: list[Any] = [None] * len(inputs)
+
+    def runs(self, node: Node) -> bool:
+        return node in self.running
+
+    def capture(self, node: Node, grads: list, record: _Silent) -> None:
+        """Keep the gradient arriving at an ``inputs=`` edge of ``node``."""
+        for i, nr in self.captures.get(node, ()):
+            g = grads[nr]
+            if g is None:
+                continue
+            old = self.captured[i]
+            self.captured[i] = g if old is None else old + g
+            record.captured(i, self.captured[i])
+
+    def will_execute(self, node: Node) -> bool:
+        if isinstance(node, AccumulateGrad) and not self.accumulate:
+            if node in self.captures:
+                raise RuntimeError(
+                    "A leaf node was passed to _will_engine_execute_node but we are "
+                    "currently running autograd.grad(). This is currently not "
+                    "supported."
+                )
+            return False
+        return node in self.needed
+
+
+def _run_hooks(hooks: Any, grad: Any, graph: bool, record: _Silent) -> Any:
     """Run tensor hooks on one gradient; a hook may return a replacement."""
     for hook in list(hooks.values()):
         out = hook(_wrap(grad))
-        if ev is not None:
-            ev.hooks.append((kind, hook))
+        record.hook("tensor", hook)
         if out is not None:
             grad = out if graph else _unwrap(out)
     return grad
@@ -241,7 +197,7 @@ running: list[GraphTask] = []  # the backward passes under way, innermost last
 
 class GraphTask:
     """The state of one backward pass: dependency counts, input buffers, the ready
-    queue, and what ``inputs=`` asks for."""
+    queue, and what ``inputs=`` asks for (a ``_Selection``, None without it)."""
 
     def __init__(
         self,
@@ -252,7 +208,7 @@ class GraphTask:
         inputs: Sequence[tuple[Node, int]] | None,
         accumulate: bool,
     ) -> None:
-        self.keep_graph, self.graph, self.accumulate = keep_graph, graph, accumulate
+        self.keep_graph, self.graph = keep_graph, graph
         self.deps = deps = {}
         # with inputs=, the walk also notes each node's parents (see _needed)
         parents: dict[Node, list[Node]] | None = {} if inputs is not None else None
@@ -274,15 +230,9 @@ class GraphTask:
                         stack.append(nxt)
 
         self.nodes = seen  # every node the pass can reach
-        self.needed: set | None = None
-        self.leads: set = set()
-        self.captures: dict[Node, list[tuple[int, int]]] = {}
+        self.selection: _Selection | None = None
         if parents is not None:
-            for i, (fn, nr) in enumerate(inputs):
-                self.captures.setdefault(fn, []).append((i, nr))
-            targets = {fn for fn in self.captures if fn in seen}
-            self.needed, self.leads = _needed(parents, targets)
-        self.captured: list[Any] = [None] * (len(inputs) if inputs else 0)
+            self.selection = _Selection(parents, inputs, seen, accumulate)
 
         self.buffers: dict[Node, list] = {}
         for (fn, nr), g in zip(roots, root_grads):  # 2. seed the roots' buffers
@@ -308,6 +258,11 @@ class GraphTask:
     @property
     def done(self) -> bool:
         return not self.ready
+
+    @property
+    def captured(self) -> list:
+        """The gradients arriving at the ``inputs=`` edges (autograd.grad's)."""
+        return self.selection.captured if self.selection is not None else []
 
     def run(self, limit: int | None = None, trace: bool = False) -> Any:
         """Run up to ``limit`` nodes (all when None); returns the last event.
@@ -336,163 +291,111 @@ class GraphTask:
     def will_execute(self, node: Node) -> bool:
         """Whether this pass runs ``node`` (or captures its gradient), as
         PyTorch's ``_will_engine_execute_node`` answers for multi-grad hooks."""
-        if self.needed is None:  # a plain backward runs every node it reaches
+        if self.selection is None:  # a plain backward runs every node it reaches
             return node in self.nodes
-        if isinstance(node, AccumulateGrad) and not self.accumulate:
-            if node in self.captures:
-                raise RuntimeError(
-                    "A leaf node was passed to _will_engine_execute_node but we are "
-                    "currently running autograd.grad(). This is currently not "
-                    "supported."
-                )
-            return False
-        return node in self.needed
+        return self.selection.will_execute(node)
 
     def _push(self, fn: Node) -> None:
         heapq.heappush(self.ready, (-fn._seq, self.counter, fn))
         self.counter += 1
 
     def run_next(self, trace: bool) -> Any:
-        """3. Pop the next ready node and run it with its hooks. Hooks, leaves and
-        ``inputs=`` are each behind one check: most nodes have none of them."""
-        graph = self.graph
+        """3. Pop the next ready node and run it, in PyTorch's order of steps.
+        Most nodes have no hooks, no ``inputs=`` and are no leaf: each of those
+        is behind one check."""
         _, _, node = heapq.heappop(self.ready)
         self.running = node
         grads = self.buffers.pop(node, None) or [None]
-        ev = StepEvent(self.index, node, (), ()) if trace else None
+        record = _Recorder(self.index, node) if trace else _SILENT
         self.index += 1
-        is_acc = type(node) is AccumulateGrad
-        hooked = node._hooked
-
-        # autograd.grad runs a node only if it leads on to another input;
-        # backward(inputs=...) runs every needed node, inputs' included. An
-        # input's gradient is captured before the tensor hooks when its node
-        # runs (they are part of running it), after them when it does not.
-        needed = self.needed
-        runs = needed is None or node in (needed if self.accumulate else self.leads)
-        captures = needed is not None and node in self.captures
-        if captures and runs:
-            self._capture(node, grads, ev)
-        # tensor hooks: a leaf's live on the tensor, a non-leaf's on its grad_fn
-        if is_acc and node.variable._hooks:
-            grads[0] = _run_hooks(node.variable._hooks, grads[0], graph, ev, "tensor")
-        elif hooked:
-            self._tensor_hooks(node, grads, ev)
-        if not runs:
-            if captures:
-                self._capture(node, grads, ev)
-            return self._skipped(node, grads, ev)
-        if hooked and node._pre_hooks:
-            grads = self._pre_hooks(node, grads, ev)
-        outs: Sequence = ()
+        hooked, is_acc = node._hooked, type(node) is AccumulateGrad
+        selection = self.selection
+        runs = selection is None or selection.runs(node)
+        if selection is not None and runs:  # capture for inputs= (before hooks)
+            selection.capture(node, grads, record)
+        if hooked or is_acc:  # tensor pre-hooks (and retain_grad)
+            self._tensor_pre_hooks(node, grads, record)
+        if not runs:  # autograd.grad needs only this node's gradient
+            selection.capture(node, grads, record)
+            self.running = None
+            return record.finish(node, grads, None, self.ready)
+        if hooked and node._pre_hooks:  # node pre-hooks
+            grads = self._pre_hooks(node, grads, record)
+        outs: Sequence = ()  # call: AccumulateGrad, or the node's formula
         if is_acc:
             if grads[0] is not None:
-                self._accumulate(node.variable, grads[0], ev)
+                accumulate_into(node.variable, grads[0], self.graph)
+                record.accumulated(node.variable)
         elif grads[0] is not None or any(g is not None for g in grads):
-            if grad_mode.state.anomaly:
-                outs = _call_in_anomaly_mode(node, grads, graph)
-            else:
-                outs = _call(node, grads, graph)
+            call = _call_in_anomaly_mode if grad_mode.state.anomaly else _call
+            outs = call(node, grads, self.graph)
         else:
             outs = [None] * len(node.next_functions)
-        if hooked and node._post_hooks:
-            outs = self._post_hooks(node, grads, outs, ev)
-        if not self.keep_graph:
-            if ev is not None:
-                ev.released = node.saved_names()
-            node.release_variables()
-        sent = self._send(node, outs, trace) if outs else None
+        if hooked and node._post_hooks:  # post-hooks
+            outs = self._post_hooks(node, grads, outs, record)
+        if not self.keep_graph:  # release the saved tensors
+            record.release(node)
+        sent = self._send(node, outs, record) if outs else []  # send
         self.running = None
-        if ev is None:
-            return node
-        ev.grads_in = tuple(_wrap(g) for g in grads)
-        ev.grads_out = tuple(_wrap(g) for g in sent or ())
-        ev.ready = tuple(n for _, _, n in sorted(self.ready))
-        return ev
+        return record.finish(node, grads, sent, self.ready)
 
-    def _skipped(self, node: Node, grads: list, ev: StepEvent | None) -> Any:
-        """A node that autograd.grad does not need to execute (its gradient was
-        only captured)."""
-        self.running = None
-        if ev is None:
-            return node
-        ev.grads_in = tuple(_wrap(g) for g in grads)
-        ev.ready = tuple(n for _, _, n in sorted(self.ready))
-        ev.executed = False
-        return ev
-
-    def _accumulate(self, var: Any, g: Any, ev: StepEvent | None) -> None:
-        accumulate_into(var, g, self.graph)
-        if ev is not None:
-            ev.accumulated.append((var, var._grad))
-            for h in (var._post_acc_hooks or {}).values():
-                ev.hooks.append(("post_accumulate", h))
-
-    def _tensor_hooks(self, node: Node, grads: list, ev: StepEvent | None) -> None:
-        """Hooks registered on a non-leaf tensor, then its retain_grad()."""
+    def _tensor_pre_hooks(self, node: Node, grads: list, record: _Silent) -> None:
+        """Hooks on the tensor whose gradient arrives: a leaf's live on the
+        tensor; a non-leaf's on its grad_fn, followed by its retain_grad()."""
+        if type(node) is AccumulateGrad and node.variable._hooks:
+            hooks = node.variable._hooks
+            grads[0] = _run_hooks(hooks, grads[0], self.graph, record)
+            return
         for nr, hooks in (node._tensor_pre_hooks or {}).items():
             if grads[nr] is not None:
-                grads[nr] = _run_hooks(hooks, grads[nr], self.graph, ev, "tensor")
+                grads[nr] = _run_hooks(hooks, grads[nr], self.graph, record)
         for nr, ref in (node._retains_grad or {}).items():
             t = ref()
             if t is not None and grads[nr] is not None:
                 _retain(t, grads[nr], self.graph)
-                if ev is not None:
-                    ev.retained.append((t, t._grad))
+                record.retained(t)
 
-    def _pre_hooks(self, node: Node, grads: list, ev: StepEvent | None) -> list:
+    def _pre_hooks(self, node: Node, grads: list, record: _Silent) -> list:
         """``hook(grad_outputs)`` may return replacement gradients."""
         for hook in list(node._pre_hooks.values()):
             res = hook(tuple(_wrap(g) for g in grads))
-            if ev is not None:
-                ev.hooks.append(("prehook", hook))
+            record.hook("prehook", hook)
             if res is not None:
                 grads = [g if self.graph else _unwrap(g) for g in res]
         return grads
 
-    def _post_hooks(
-        self, node: Node, grads: list, outs: list, ev: StepEvent | None
-    ) -> list:
+    def _post_hooks(self, node: Node, grads: list, outs: list, record: _Silent) -> list:
         """``hook(grad_inputs, grad_outputs)`` may return replacement grad_inputs.
         The hooks see the checked gradients, and None where no edge (or, with
         ``inputs=``, no needed edge) takes one, as PyTorch's formulas give."""
-        needed = self.needed
+        needed = self.selection.needed if self.selection is not None else None
         outs = [
             None if needed is not None and nxt not in needed else g
             for g, (nxt, _) in zip(_validate(node, outs), node.next_functions)
         ]
         for hook in list(node._post_hooks.values()):
             res = hook(tuple(_wrap(g) for g in outs), tuple(_wrap(g) for g in grads))
-            if ev is not None:
-                ev.hooks.append(("hook", hook))
+            record.hook("hook", hook)
             if res is not None:
                 outs = [g if self.graph else _unwrap(g) for g in res]
         return outs
 
-    def _capture(self, node: Node, grads: list, ev: StepEvent | None) -> None:
-        """Keep the gradient arriving at an ``inputs=`` edge."""
-        for i, nr in self.captures[node]:
-            g = grads[nr]
-            if g is None:
-                continue
-            old = self.captured[i]
-            self.captured[i] = g if old is None else old + g
-            if ev is not None:
-                ev.captured.append((i, self.captured[i]))
-
-    def _send(self, node: Node, outs: Sequence, trace: bool) -> list | None:
+    def _send(self, node: Node, outs: Sequence, record: _Silent) -> list | None:
         """4. Check each gradient against its input (as ``_validate``) and add it
         into the buffer at the other end of its edge; a node whose last edge has
-        delivered becomes ready. Returns what was sent when tracing."""
-        needed, deps, buffers = self.needed, self.deps, self.buffers
-        sent = [] if trace else None
+        delivered becomes ready. Returns what was sent when recording."""
+        needed = self.selection.needed if self.selection is not None else None
+        deps, buffers = self.deps, self.buffers
+        sent = [] if record.keeps_sent else None
         for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, outs)):
             if nxt is None or (needed is not None and nxt not in needed):
                 if sent is not None:
                     sent.append(None)
                 continue
             if g is not None:
-                meta = nxt._output_meta  # _conformed's check, inline: hot path
+                # HOT-PATH INLINE of node._conformed (tests/test_engine.py checks
+                # that the two agree): the common gradient needs no call at all
+                meta = nxt._output_meta
                 if meta:
                     shape, dtype = meta[nr]
                     d = g if type(g) is np.ndarray else getattr(g, "_data", g)
@@ -617,15 +520,17 @@ def _input_edges(inputs: list, for_grad: bool) -> list:
     return edges
 
 
-def backward_task(
+def backward_steps(
     tensors: Any,
     grad_tensors: Any = None,
     retain_graph: bool | None = None,
     create_graph: bool = False,
     inputs: Any = None,
 ) -> GraphTask:
-    """Validate ``backward()``'s arguments and set up its pass; ``.run()`` runs
-    it all; iterating it runs one node per step (viz's stepper)."""
+    """``backward()``'s pass, set up but not run (arguments are checked at once):
+    ``.run()`` runs it all; each ``next()`` runs exactly one node and returns
+    its ``StepEvent`` (viz's stepper); ``.done`` tells when it is over and
+    ``.running`` names the node that raised, if one did."""
     outputs = _tensors(tensors)
     grads = (
         _tensors(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
@@ -646,20 +551,6 @@ def backward_task(
     return GraphTask(roots, root_grads, retain_graph, create_graph, edges, True)
 
 
-def backward_steps(
-    tensors: Any,
-    grad_tensors: Any = None,
-    retain_graph: bool | None = None,
-    create_graph: bool = False,
-    inputs: Any = None,
-) -> GraphTask:
-    """``backward()`` one node at a time: each ``next()`` runs exactly one node of
-    the pass and returns its ``StepEvent``; ``.done`` tells when it is over and
-    ``.running`` names the node that raised, if one did. Arguments are checked
-    at once."""
-    return backward_task(tensors, grad_tensors, retain_graph, create_graph, inputs)
-
-
 def backward(
     tensors: Any,
     grad_tensors: Any = None,
@@ -671,7 +562,7 @@ def backward(
     """Compute gradients of ``tensors`` and accumulate them into the leaves."""
     if grad_variables is not None:
         grad_tensors = grad_variables
-    task = backward_task(tensors, grad_tensors, retain_graph, create_graph, inputs)
+    task = backward_steps(tensors, grad_tensors, retain_graph, create_graph, inputs)
     try:
         task.run()
     finally:  # PyTorch's warning surfaces once the pass has run (or raised)

@@ -19,8 +19,10 @@ from typing import Any
 
 from . import grad_mode
 from ._tensor import Tensor
+from .autograd.forward_ad import double_backward_jvp
 from .creation import zeros_like
 from .engine import grad as _grad
+from .ops.shape import stack
 
 
 def _nums(argnums: Any) -> tuple[int, ...]:
@@ -131,8 +133,6 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
 def jvp(func: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple:
     """``(func(*primals), J·tangents)``, by the double backward trick: ``Jᵀ g``
     is linear in ``g``, so its derivative along the tangents is ``J t``."""
-    from .autograd.forward_ad import double_backward_jvp
-
     keep = any(p.requires_grad for p in primals)
     with grad_mode.enable_grad():
         args, xs = _inputs(primals, tuple(range(len(primals))))
@@ -155,8 +155,6 @@ def jacrev(func: Callable, argnums: Any = 0) -> Callable:
             for k in range(flat.numel()):
                 for r, g in zip(rows, _grads(flat[k], xs)):
                     r.append(g)
-        from .ops.shape import stack
-
         jacs = [
             _plain(stack(r, 0).reshape(*out.shape, *x.shape), keep)
             if r
@@ -172,8 +170,6 @@ def jacfwd(func: Callable, argnums: Any = 0) -> Callable:
     """The Jacobian, one forward-mode pass (``jvp``) per input element."""
 
     def wrapper(*args: Any) -> Any:
-        from .ops.shape import stack
-
         nums = _nums(argnums)
         jacs = []
         for i in nums:
@@ -213,8 +209,6 @@ def vmap(
     taken with ``select``, so gradients flow back) and the results stacked."""
 
     def wrapper(*args: Any) -> Any:
-        from .ops.shape import stack
-
         dims = in_dims if isinstance(in_dims, (tuple, list)) else [in_dims] * len(args)
         if len(dims) != len(args):
             raise ValueError(

@@ -1,11 +1,11 @@
-"""Graph nodes and ``Function``: how an operation records itself for backward.
+"""``Function``: how an operation records itself for backward.
 
 Every differentiable operation, built-in or written by a user, is a ``Function``
 subclass with ``forward`` and ``backward`` side by side. ``Function.apply`` does the
 shared chores once: it decides whether a graph is needed, creates the backward node
 (an instance of ``<Name>Backward``, which is also the ``ctx``), wires
 ``next_functions``, numbers the node, saves tensors with their version, and marks
-the outputs. The engine (engine.py) later calls the node's ``backward``.
+the outputs. The engine (engine.py) later runs the node (node.py).
 
 Built-in backward formulas are written once and run on two kinds of values: plain
 numpy arrays in the common first-order case (fast), and Tensors when
@@ -19,166 +19,29 @@ from __future__ import annotations
 import itertools
 import os
 import traceback
-import weakref
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from . import grad_mode
-from ._dtype import from_numpy_dtype
-from .utils.hooks import RemovableHandle
+from . import grad_mode, node
+from .node import ERR_BACKWARD_TWICE, Node, SavedTensor, registered
 
-UINT64_MAX = 2**64 - 1
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
 
-# The Tensor class; _tensor.py imports this module and then fills this in (a
-# module-level name keeps the hot paths free of per-call imports).
+# The Tensor class and its constructor, handed down by engine.bind_tensor_class
+# (module-level names keep Function.apply, the hottest path, free of lookups).
 Tensor: Any = None
-_object_new = object.__new__
 _new_tensor: Any = None  # _tensor._new_tensor(data, requires_grad, cls)
+_object_new = object.__new__
 _sequence_nr = itertools.count()
 
 
-def refuse_overlap(data: np.ndarray) -> None:
-    """PyTorch refuses to write in place into an expanded tensor, where several
-    elements share one memory location."""
-    strides = data.strides
-    if 0 in strides and any(st == 0 and n > 1 for st, n in zip(strides, data.shape)):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor "
-            "refers to a single memory location. Please clone() the tensor before "
-            "performing the operation."
-        )
-
-
-ERR_BACKWARD_TWICE = (
-    "Trying to backward through the graph a second time (or directly access saved "
-    "tensors after they have already been freed). Saved intermediate values of the "
-    "graph are freed when you call .backward() or autograd.grad(). Specify "
-    "retain_graph=True if you need to backward through the graph a second time or "
-    "if you need to access saved tensors after calling backward."
-)
-
-
-# --------------------------------------------------------------------------- nodes
-class Node:
-    """A node of the backward graph (PyTorch's ``torch.autograd.graph.Node``).
-
-    ``next_functions[i]`` is the ``(node, output_nr)`` edge that receives the
-    gradient for this node's i-th input (``(None, 0)`` when that input needs none).
-    """
-
-    next_functions: tuple = ()
-    _seq: int = 0
-    _num_outputs = 1  # how many forward outputs, i.e. incoming gradient slots
-    # (shape, dtype) per forward output: the gradients sent to this node along
-    # its callers' edges are checked against it (as PyTorch's input_metadata)
-    _output_meta: tuple = ()
-    # Class-level defaults, overridden per node only when used, keep nodes cheap.
-    _held: tuple | None = None  # SavedTensors; None once released
-    _released = False
-    _hooked = False  # any hook registered: the engine then looks for them
-    _pre_hooks = _post_hooks = _tensor_pre_hooks = _retains_grad = None
-    _n_args = 0  # set (with _tensor_positions) when some arguments aren't tensors
-    _tensor_positions: list[int] | None = None
-    _forward_cls: Any = None  # the Function whose backward this node runs
-
-    def name(self) -> str:
-        return type(self).__name__
-
-    def _sequence_nr(self) -> int:
-        return self._seq
-
-    _repr_prefix = ""  # (a user's Function's nodes name their module)
-
-    def __repr__(self) -> str:
-        return f"<{self._repr_prefix}{type(self).__name__} object at {hex(id(self))}>"
-
-    @property
-    def metadata(self) -> dict:
-        meta = self.__dict__.get("_metadata")
-        if meta is None:
-            meta = self.__dict__["_metadata"] = {}
-        return meta
-
-    @property
-    def requires_grad(self) -> bool:
-        return True
-
-    # Hooks live in dicts created on first use, so nodes without hooks stay cheap.
-    def _hook_dict(self, name: str) -> OrderedDict:
-        d = getattr(self, name)
-        if d is None:
-            d = OrderedDict()
-            setattr(self, name, d)
-            self._hooked = True
-        return d
-
-    def register_hook(self, fn: Callable) -> RemovableHandle:
-        """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return
-        replacement ``grad_inputs``."""
-        return RemovableHandle.add(self._hook_dict("_post_hooks"), fn)
-
-    def register_prehook(self, fn: Callable) -> RemovableHandle:
-        """``fn(grad_outputs)`` runs before this node; it may return replacements."""
-        return RemovableHandle.add(self._hook_dict("_pre_hooks"), fn)
-
-    def _register_tensor_prehook(self, output_nr: int, fn: Callable) -> RemovableHandle:
-        """A tensor hook of this node's output ``output_nr``."""
-        slots = self._hook_dict("_tensor_pre_hooks")
-        return RemovableHandle.add(slots.setdefault(output_nr, OrderedDict()), fn)
-
-    def _retain_grad_of(self, output_nr: int, tensor: Any) -> None:
-        self._hook_dict("_retains_grad")[output_nr] = weakref.ref(tensor)
-
-    def __call__(self, *grads: Any) -> Any:
-        """Run this node's backward on Tensors, as PyTorch allows (``y.grad_fn(g)``);
-        in grad mode the computation is recorded, as any other op would be."""
-        from .engine import call_node
-
-        graph = grad_mode.state.enabled
-        args = [_wrap(g) if graph else _as_array(g) for g in grads]
-        out = call_node(self, args, graph=graph)
-        out = tuple(None if g is None else _wrap(g) for g in out)
-        return out[0] if len(out) == 1 else out
-
-    # Subclasses implement these two.
-    def apply(self, grads: list) -> tuple:
-        raise NotImplementedError
-
-    def saved_names(self) -> list[str]:
-        """The names of the tensors this node holds for backward (none by default)."""
-        return []
-
-    def release_variables(self) -> None:
-        """Free the saved tensors (backward does this unless ``retain_graph``)."""
-
-
-class AccumulateGrad(Node):
-    """The sink for a leaf: adds the incoming gradient into ``variable.grad``.
-
-    One per leaf, reused while the leaf lives (the leaf keeps only a weak
-    reference to it, the graph keeps the node and the node keeps the leaf).
-    """
-
-    _seq = UINT64_MAX  # runs as soon as it is ready (engine order)
-
-    def __init__(self, variable: Any) -> None:
-        self.variable = variable
-        self._output_meta = ((variable._data.shape, variable._data.dtype),)
-
-    def name(self) -> str:
-        return "minigrad::autograd::AccumulateGrad"
-
-    def __call__(self, *grads: Any) -> Any:
-        from .engine import accumulate_into
-
-        graph = grad_mode.state.enabled
-        g = _wrap(grads[0]) if graph else _as_array(grads[0])
-        accumulate_into(self.variable, g, create_graph=graph)
-        return ()
+def bind_tensor_class(cls: type, new_tensor: Callable[..., Any]) -> None:
+    """Receive the Tensor class and its constructor; hand the class down to node."""
+    global Tensor, _new_tensor
+    Tensor, _new_tensor = cls, new_tensor
+    node.bind_tensor_class(cls)
 
 
 class BackwardCFunction(Node):
@@ -265,103 +128,6 @@ class BackwardCFunction(Node):
     def apply(self, grads: list) -> tuple:
         out = self._forward_cls.backward(self, *grads)
         return out if isinstance(out, tuple) else (out,)
-
-
-class SavedTensor:
-    """A tensor kept for backward, with the version it had when saved.
-
-    An input is kept as the original object (``node._saved_self is a``). An output
-    is kept as its data only: holding the output Tensor would make a cycle
-    output -> node -> output, so unpacking builds a fresh Tensor on the same data
-    whose ``grad_fn`` is the owning node.
-    """
-
-    __slots__ = (
-        "tensor", "data", "vc", "version", "output_nr", "requires_grad", "hooks",
-        "packed",
-    )  # fmt: skip
-
-    def __init__(self, tensor: Any, is_output: bool) -> None:
-        self.vc = tensor._vc
-        self.version = tensor._vc.value
-        self.output_nr = tensor._output_nr
-        self.hooks = None
-        if is_output:
-            self.tensor = None
-            self.data = tensor._data
-            self.requires_grad = tensor._grad_fn is not None  # outputs aren't leaves
-        else:
-            self.tensor = tensor
-            self.data = None
-
-    def unpack(self, owner: Node, as_array: bool = False) -> Any:
-        if self.hooks is not None:  # saved_tensors_hooks: the user keeps it
-            t = self.hooks[1](self.packed)
-            return t._data if as_array else t
-        if self.vc.value != self.version:
-            raise RuntimeError(_first_stale(owner, self)._version_error(owner))
-        t = self.tensor
-        if as_array:
-            return t._data if t is not None else self.data
-        if t is not None:
-            return t
-        out = Tensor._make(self.data, self.requires_grad)
-        if self.requires_grad:
-            out._grad_fn, out._output_nr = owner, self.output_nr
-        out._vc = self.vc
-        return out
-
-    def _version_error(self, owner: Node) -> str:
-        # PyTorch 2.13 names the forward op that produced the tensor: the tensor's
-        # current grad_fn for a saved input, the owning node for a saved output.
-        data = self.tensor._data if self.tensor is not None else self.data
-        legacy = from_numpy_dtype(data.dtype)._legacy
-        desc = f"[minigrad.{legacy} {list(data.shape)}]"
-        fn = owner if self.tensor is None else self.tensor.grad_fn
-        where = ""
-        if fn is not None:
-            op = forward_op_name(fn)
-            where = f", which is output {self.output_nr} of {op},"
-        return (
-            "one of the variables needed for gradient computation has been modified "
-            f"by an inplace operation: {desc}{where} is at version {self.vc.value}; "
-            f"expected version {self.version} instead. Hint: enable anomaly detection "
-            "to find the operation that failed to compute its gradient, with "
-            "minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
-        )
-
-
-def _first_stale(owner: Node, stale: SavedTensor) -> SavedTensor:
-    """The stale saved tensor PyTorch reports when several are: its nodes unpack
-    their saved variables in the order of their names (``other`` before
-    ``self``, ``mat2`` before ``self``)."""
-    saved = owner._held or ()
-    names = getattr(owner, "_slot_names", ()) or ()
-    if len(names) != len(saved):
-        return stale
-    for _, s in sorted(zip(names, saved), key=lambda p: p[0]):
-        if s is not None and s.hooks is None and s.vc.value != s.version:
-            return s
-    return stale
-
-
-def forward_op_name(node: Node) -> str:
-    """``MulBackward0`` -> ``Mul``, ``SumBackward1`` -> ``Sum1``, as PyTorch 2.13
-    names ops in its messages."""
-    name = node.name()
-    stem = name.rstrip("0123456789")
-    if not stem.endswith("Backward"):
-        return name
-    overload = name[len(stem) :]
-    return stem[: -len("Backward")] + ("" if overload == "0" else overload)
-
-
-def _as_array(g: Any) -> Any:
-    return None if g is None else getattr(g, "_data", g)
-
-
-def _wrap(a: Any) -> Any:
-    return a if isinstance(a, Tensor) else Tensor._make(np.asarray(a), False)
 
 
 # ------------------------------------------------------------------------ Function
@@ -618,9 +384,8 @@ forward_ad_level: int | None = None  # (a plain global: read by every op)
 
 
 def _with_tangents(cls: type, ctx: Any, args: tuple, out: Any) -> Any:
-    from .autograd.forward_ad import propagate
-
-    propagate(cls, ctx, args, out)
+    """The outputs' tangents (autograd/forward_ad.py registers how)."""
+    registered["propagate_tangents"](cls, ctx, args, out)
     return out
 
 

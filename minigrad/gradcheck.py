@@ -11,6 +11,7 @@ import numpy as np
 from . import engine
 from ._dtype import float64
 from ._tensor import Tensor
+from ._tensor_str import tensor_repr
 
 
 class GradcheckError(RuntimeError):
@@ -119,6 +120,4 @@ def gradgradcheck(func: Callable, inputs: Any, **kwargs: Any) -> bool:
 
 def _fmt(a: np.ndarray, x: Tensor) -> str:
     """A Jacobian printed in the input's dtype, as PyTorch prints it."""
-    from ._tensor_str import tensor_repr
-
     return tensor_repr(a.astype(x._data.dtype), x.dtype.name)

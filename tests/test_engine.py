@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 import minigrad
-from minigrad.engine import AccumulateGrad, StepEvent, backward_task
+from minigrad.engine import StepEvent, backward_steps
+from minigrad.node import AccumulateGrad
 
 torch = pytest.importorskip("torch")
 
@@ -50,7 +51,7 @@ def torch_order(build: Callable[[Any], tuple[Any, dict]]) -> list[str]:
 def minigrad_order(build: Callable[[Any], tuple[Any, dict]]) -> list[str]:
     out, leaves = build(minigrad)
     names = {id(t): n for n, t in leaves.items()}
-    return [_label(ev.node, names) for ev in backward_task(out)]
+    return [_label(ev.node, names) for ev in backward_steps(out)]
 
 
 def _seed_graph(lib: Any) -> tuple[Any, dict]:
@@ -98,7 +99,7 @@ def test_each_step_runs_one_node_and_grad_appears_when_its_accumulator_runs() ->
     loss, leaves = _seed_graph(minigrad)
     w1 = leaves["w1"]
     seen_grad = []
-    for ev in backward_task(loss):
+    for ev in backward_steps(loss):
         assert isinstance(ev, StepEvent)
         seen_grad.append(None if w1.grad is None else w1.grad.item())
         if isinstance(ev.node, AccumulateGrad) and ev.node.variable is w1:
@@ -119,7 +120,7 @@ def test_step_events_show_grads_ready_queue_hooks_and_releases() -> None:
     y = a * a
     y.register_hook(lambda g: g * 10)
     loss = y.sum()
-    events = list(backward_task(loss))
+    events = list(backward_steps(loss))
     names = [type(ev.node).__name__ for ev in events]
     assert names == ["SumBackward0", "MulBackward0", "AccumulateGrad"]
     sum_ev, mul_ev, acc_ev = events
@@ -210,3 +211,39 @@ def test_node_attributes_named_saved_are_pytorchs() -> None:
         fn = (x * x).sum().grad_fn.next_functions[0][0]
         names = [a for a in dir(fn) if a.startswith("_saved")]
         assert names == ["_saved_other", "_saved_self"], lib.__name__
+
+
+@pytest.mark.parametrize(
+    ("grad_shape", "grad_dtype"),
+    [
+        ((3,), np.float64),
+        ((2, 3), np.float64),
+        ((3,), np.float32),
+        ((4, 1, 3), np.float32),
+    ],
+)
+def test_the_engines_inlined_gradient_check_agrees_with_the_node_check(
+    grad_shape: tuple, grad_dtype: Any
+) -> None:
+    """GraphTask._send inlines node._conformed (a deliberate hot-path inline): a
+    gradient of another shape or dtype is summed and cast the same way by both."""
+    from minigrad import node as core
+
+    class Broadcasting(minigrad.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            return x * 1
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            data = np.arange(np.prod(grad_shape), dtype=grad_dtype)
+            return minigrad.from_numpy(data.reshape(grad_shape))
+
+    x = minigrad.zeros(3, dtype=minigrad.float64, requires_grad=True)
+    y = Broadcasting.apply(x)
+    node = y.grad_fn
+    (checked,) = core.call_node(node, [np.ones(3)], graph=False)
+    y.backward(minigrad.ones(3, dtype=minigrad.float64))
+    checked = core._unwrap(checked)
+    assert checked.dtype == x.grad.numpy().dtype == np.float64
+    np.testing.assert_array_equal(checked, x.grad.numpy())

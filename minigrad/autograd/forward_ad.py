@@ -23,6 +23,9 @@ from .. import (
     grad_mode,
 )
 from .._tensor import Tensor
+from ..creation import zeros_like
+from ..engine import grad
+from ..node import register
 
 _duals: dict[int, weakref.ref] = {}  # tensors holding a tangent, by id
 
@@ -182,8 +185,6 @@ def double_backward_jvp(
     """``J t``, the derivative of ``out`` with respect to ``xs`` along
     ``tangents``: the backward formula gives ``Jᵀ g``, linear in ``g``, so the
     gradient of ``<Jᵀ g, t>`` with respect to ``g`` is ``J t``."""
-    from ..engine import grad
-
     g = _zeros(out).requires_grad_()  # (fresh: out may be a view of an input)
     vjps = grad(out, xs, g, create_graph=True, allow_unused=True)
     total = None
@@ -198,8 +199,6 @@ def double_backward_jvp(
 
 
 def _zeros(t: Tensor) -> Tensor:
-    from ..creation import zeros_like
-
     return zeros_like(t)
 
 
@@ -216,3 +215,12 @@ def _user_jvp(cls: type, ctx: Any, args: tuple, outputs: tuple, tangents: list):
     for out, t in zip(outputs, out_t):
         if isinstance(out, Tensor) and t is not None:
             set_tangent(out, t)
+
+
+# Ops, views and in-place writes carry tangents through these (the core and the
+# Tensor sit below this module and do not import it).
+register(
+    propagate_tangents=propagate,
+    view_tangent=view_tangent,
+    write_tangent=write_tangent,
+)

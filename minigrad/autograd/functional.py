@@ -16,6 +16,7 @@ import numpy as np
 from .. import engine
 from .._tensor import Tensor
 from ..grad_mode import enable_grad
+from ..ops.shape import stack
 
 
 def _as_tuple(x: Any) -> tuple[tuple, bool]:
@@ -81,8 +82,6 @@ def jacobian(
 ) -> Any:
     """d func(inputs) / d inputs: for output i and input j, a tensor of shape
     ``outputs[i].shape + inputs[j].shape``, one backward pass per output element."""
-    from .. import stack  # minigrad's top level imports this package first
-
     ins, ins_tuple = _as_tuple(inputs)
     with enable_grad():
         ins = _leaves(ins, create_graph)

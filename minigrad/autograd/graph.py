@@ -8,7 +8,8 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from .. import function
-from ..function import Node
+from ..engine import running
+from ..node import Node
 
 
 class GradientEdge(NamedTuple):
@@ -106,8 +107,6 @@ def register_multi_grad_hook(
     gradients of all of ``tensors`` that this pass computes (a list, None for
     the others); with ``mode="any"``, with the first of them. It is built from
     ordinary tensor hooks, so it runs in their order."""
-    from ..engine import running
-
     supported = ("all", "any")
     if mode not in supported:
         raise ValueError(f"Expects mode to be one of {supported} but got {mode}")

@@ -11,6 +11,7 @@ from typing import Any
 
 from .._tensor import Tensor
 from .._warn import warn
+from ..creation import tensor
 
 
 class _VariableMeta(type):
@@ -28,8 +29,6 @@ class Variable(metaclass=_VariableMeta):
                 "minigrad.no_grad():` instead."
             )
         if data is None:
-            from ..creation import tensor
-
             return tensor([]).requires_grad_(requires_grad)
         if not isinstance(data, Tensor):
             raise TypeError(

@@ -11,8 +11,10 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from .. import grad_mode
+from .. import _device, _dtype, grad_mode
 from .._tensor import Tensor
+from ..utils.hooks import RemovableHandle
+from ._hooks import BackwardHook, attach_non_full_hooks
 from .parameter import Parameter
 
 _HOOK_DICTS = (
@@ -25,8 +27,6 @@ _HOOK_DICTS = (
 
 
 def _add_hook(hooks: OrderedDict, hook: Callable, prepend: bool) -> Any:
-    from ..utils.hooks import RemovableHandle
-
     handle = RemovableHandle.add(hooks, hook)
     if prepend:
         hooks.move_to_end(handle.id, last=False)
@@ -99,8 +99,6 @@ class Module:
     def _call_with_hooks(self, args: tuple, kwargs: dict) -> Any:
         """Forward pre-hooks, the module's inputs wrapped for full backward
         hooks, forward, forward hooks, the outputs wrapped (PyTorch's order)."""
-        from ._hooks import BackwardHook, attach_non_full_hooks
-
         for hook in list(self._forward_pre_hooks.values()):
             res = hook(self, args)
             if res is not None:
@@ -423,28 +421,21 @@ class Module:
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """``to(dtype)`` converts floating parameters and buffers; the CPU as a
         device is accepted, another is refused as a CPU-only PyTorch does."""
-        from .._device import check, device
-        from .._dtype import dtype as dtype_cls
-
         dtype = kwargs.get("dtype")
-        check(kwargs.get("device"))
+        _device.check(kwargs.get("device"))
         for a in args:
-            if isinstance(a, dtype_cls):
+            if isinstance(a, _dtype.dtype):
                 dtype = a
-            elif isinstance(a, (str, device)):
-                check(a)
+            elif isinstance(a, (str, _device.device)):
+                _device.check(a)
         if dtype is None:
             return self
         return self._apply(lambda a: a.astype(dtype.np) if a.dtype.kind == "f" else a)
 
     def double(self) -> Module:
-        from .. import _dtype
-
         return self.to(_dtype.float64)
 
     def float(self) -> Module:
-        from .. import _dtype
-
         return self.to(_dtype.float32)
 
     def cpu(self) -> Module:

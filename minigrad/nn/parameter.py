@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._tensor import Tensor
+from ..creation import empty
 
 
 class Parameter(Tensor):
@@ -14,8 +15,6 @@ class Parameter(Tensor):
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Any:
         if data is None:
-            from ..creation import empty
-
             data = empty(0)
         if requires_grad and data._data.dtype.kind != "f":
             raise RuntimeError(

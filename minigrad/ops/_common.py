@@ -1,4 +1,4 @@
-"""What the built-in ops share: the base class and dtype handling."""
+"""What the built-in ops share: the base class, operands, dtype and layout rules."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import _dtype as dt
+from .. import node
 from .._dtype import default_float, result_type
 from ..function import BackwardCFunction, Function
 
@@ -27,6 +29,40 @@ class Op(Function):
 
     _abstract = True
     _array_backward = True
+
+
+# What an operator accepts besides a Tensor; anything else is refused the way
+# PyTorch refuses it (``x + None`` is a TypeError, never a tensor of nan).
+_NUMBER = (int, float, np.number, np.bool_)
+
+
+def constant(a: Any) -> Any:
+    """An array as a Tensor with no history (indices, masks, bounds)."""
+    return node.Tensor._make(a, False)
+
+
+def is_tensor(x: Any) -> bool:
+    return isinstance(x, node.Tensor)
+
+
+def _scalar(value: Any) -> Any:
+    """A Python number as the 0-d tensor PyTorch wraps it into (``2`` -> int64);
+    it keeps a Python number's low rank in type promotion."""
+    t = node.Tensor._make(np.asarray(value, dt.scalar_dtype(value).np), False)
+    t._wrapped_number = True
+    return t
+
+
+def _as_tensor(value: Any, fn: str = "") -> Any:
+    """A tensor argument of method ``fn``: a Tensor, or a wrapped Python number."""
+    if isinstance(value, node.Tensor):
+        return value
+    if isinstance(value, _NUMBER):
+        return _scalar(value)
+    raise TypeError(
+        f"{fn}(): argument 'other' (position 1) must be Tensor, not "
+        f"{type(value).__name__}"
+    )
 
 
 def broadcast_shape(sa: tuple, sb: tuple) -> tuple:

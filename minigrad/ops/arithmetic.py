@@ -8,7 +8,17 @@ import numpy as np
 
 from .. import _formula as f
 from .._dtype import result_type
-from ._common import BinaryOp, Op, QualifiedNode, binary_out, float_out, operand
+from ..node import register
+from ._common import (
+    BinaryOp,
+    Op,
+    QualifiedNode,
+    _scalar,
+    binary_out,
+    float_out,
+    is_tensor,
+    operand,
+)
 
 
 class Add(BinaryOp):
@@ -283,8 +293,6 @@ def modulo(ufunc: Any, a: Any, b: Any) -> np.ndarray:
 
 def scalar_values(ufunc: Any, a: Any, s: Any) -> np.ndarray:
     """``ufunc(a, s)`` for a Python number ``s``."""
-    from .._tensor import _scalar
-
     return modulo(ufunc, a, _scalar(s))
 
 
@@ -297,10 +305,8 @@ class NotDifferentiable(Op):
 
     @classmethod
     def apply(cls, a: Any, b: Any, values: np.ndarray, aten: str) -> Any:
-        from .._tensor import Tensor
-
         def operand(t: Any) -> Any:  # no edge at all for a constant
-            return t if isinstance(t, Tensor) and t.requires_grad else None
+            return t if is_tensor(t) and t.requires_grad else None
 
         return super().apply(operand(a), operand(b), values, aten)
 
@@ -497,3 +503,13 @@ class LerpTensor(Op):
             g * w if need_b else None,
             g * (b - a) if need_w else None,
         )
+
+
+# what _formula's helpers record on Tensors (it imports no op family)
+register(
+    AddScalar=AddScalar.apply,
+    SubScalar=SubScalar.apply,
+    MulScalar=MulScalar.apply,
+    DivMode=DivMode.apply,
+    rounded_division=rounded_division,
+)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
+from .._dtype import from_numpy_dtype
 from ._common import Op
 
 Geometry = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
@@ -212,8 +213,6 @@ def _sizes(sizes: Any, as_2d: bool = False) -> str:
 
 
 def _name(a: np.ndarray) -> str:
-    from .._dtype import from_numpy_dtype
-
     return from_numpy_dtype(a.dtype)._legacy.replace("Tensor", "")
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._common import is_tensor
+
 ELLIPSIS = "..."
 
 
@@ -292,14 +294,12 @@ def _sumproduct_pair(left: Any, right: Any, sum_dims: list[int]) -> Any:
 def einsum(*args: Any) -> Any:
     """``einsum(equation, *operands)``, ``einsum(equation, [operands])`` or the
     sublist form ``einsum(op1, [0, 1], op2, [1, 2], [0, 2])``."""
-    from .._tensor import Tensor
-
     if len(args) < 2:
         raise ValueError(
             "einsum(): must specify the equation string and at least one operand, "
             "or at least one operand and its subscripts list"
         )
-    if isinstance(args[0], Tensor):  # the sublist form
+    if is_tensor(args[0]):  # the sublist form
 
         def label(n: Any) -> str:
             if n is Ellipsis:

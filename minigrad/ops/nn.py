@@ -16,6 +16,7 @@ import numpy as np
 from .. import _formula as f
 from .._dtype import from_numpy_dtype, result_type
 from .._warn import quiet_mean
+from ..node import register
 from ._common import Op
 from .linalg import element_strides, mm_backward
 from .reduction import normalize_dims
@@ -859,3 +860,6 @@ class EmbeddingDenseBackward(Op):
         if ctx.pad >= 0:  # (PyTorch leaves out scale_grad_by_freq here too)
             picked = f.masked_fill(picked, (idx == ctx.pad).reshape(-1, 1), 0)
         return f.reshape(picked, idx.shape + (-1,)), None, None, None, None
+
+
+register(DivScalar=DivScalar.apply)  # (what _formula.div_scalar records)

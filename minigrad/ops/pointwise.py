@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _formula as f
 from .._dtype import default_float
+from ..node import register
 from ._common import BinaryOp, Op, float_out
 
 
@@ -426,14 +427,6 @@ class Expm1(Op):
         return g * f.add_scalar(y, 1)
 
 
-_erf = np.vectorize(math.erf, otypes=[np.float64])
-
-
-def erf_array(x: np.ndarray) -> np.ndarray:
-    """The error function elementwise (numpy has none; ``math.erf`` is exact)."""
-    return np.asarray(_erf(x)).astype(x.dtype, copy=False)
-
-
 class Erf(Op):
     """d erf(a) = g * 2/√π * exp(-a²)"""
 
@@ -442,7 +435,7 @@ class Erf(Op):
     @staticmethod
     def forward(ctx: Any, a: Any) -> Any:
         ctx.save_for_backward(a)
-        return erf_array(_float(a._data))
+        return f.erf_array(_float(a._data))
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
@@ -504,7 +497,7 @@ class Gelu(Op):
         if approximate == "tanh":
             inner = _SQRT_2_OVER_PI * (x + _GELU_C * x**3)
             return (0.5 * x * (1 + np.tanh(inner))).astype(x.dtype, copy=False)
-        return (0.5 * x * (1 + erf_array(x * 0.7071067811865476))).astype(x.dtype)
+        return (0.5 * x * (1 + f.erf_array(x * 0.7071067811865476))).astype(x.dtype)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -914,7 +907,7 @@ class Xlogy(BinaryOp):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Any:
         ctx.save_for_backward(a, b)
-        return float_out(xlogy_values(a._data, b._data), a, b)
+        return float_out(f.xlogy_values(a._data, b._data), a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -941,7 +934,7 @@ class XlogyScalarOther(Op):
     def forward(ctx: Any, a: Any, other: Any) -> Any:
         ctx.other = other
         ctx.save_for_backward(a)
-        return float_out(xlogy_values(a._data, other), a, other)
+        return float_out(f.xlogy_values(a._data, other), a, other)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
@@ -961,21 +954,12 @@ class XlogyScalarSelf(Op):
     def forward(ctx: Any, b: Any, s: Any) -> Any:
         ctx.self = s
         ctx.save_for_backward(b)
-        return float_out(xlogy_values(s, b._data), b, s)
+        return float_out(f.xlogy_values(s, b._data), b, s)
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         (b,) = ctx.saved_tensors
         return f.scale(g, ctx.self) / b, None
-
-
-def xlogy_values(x: Any, y: Any) -> Any:
-    """``x log y``, 0 where x is 0 (unless y is nan), as PyTorch defines it."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_y = np.log(y)
-        # a Python number's log stays a Python float, so it keeps x's dtype
-        out = np.asarray(x * (float(log_y) if np.ndim(y) == 0 else log_y))
-    return np.where((np.asarray(x) == 0) & ~np.isnan(y), 0, out).astype(out.dtype)
 
 
 class Logit(Op):
@@ -1025,3 +1009,6 @@ class Rad2Deg(Deg2Rad):
 
     node_name = "Rad2DegBackward0"
     factor = 180 / math.pi
+
+
+register(Softplus=Softplus.apply)  # (what _formula.softplus records on Tensors)

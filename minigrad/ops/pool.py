@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from ._common import Op
+from ._common import Op, constant
 from .conv import windows
 
 Pool = tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int], bool]
@@ -58,8 +58,6 @@ class MaxPool2d(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Any, pool: Pool, stride_arg: tuple) -> tuple:
-        from .._tensor import Tensor
-
         kernel, stride, padding, dilation, ceil_mode = pool
         x = a._data
         _check(x, kernel, padding)
@@ -76,7 +74,7 @@ class MaxPool2d(Op):
         rows = np.arange(out[0])[:, None] * stride[0] + kh * dilation[0] - padding[0]
         cols = np.arange(out[1])[None, :] * stride[1] + kw * dilation[1] - padding[1]
         idx = (rows * x.shape[-1] + cols).reshape(x.shape[:-2] + out)
-        indices = Tensor._make(np.ascontiguousarray(idx, np.int64), False)
+        indices = constant(np.ascontiguousarray(idx, np.int64))
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(a, indices)
         return values.reshape(x.shape[:-2] + out).astype(x.dtype), indices
@@ -289,8 +287,6 @@ class AdaptiveMaxPool2d(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Any, out: tuple) -> tuple:
-        from .._tensor import Tensor
-
         x = a._data
         _check_adaptive("adaptive_max_pool2d", x)
         values = np.empty(x.shape[:-2] + out, x.dtype)
@@ -305,7 +301,7 @@ class AdaptiveMaxPool2d(Op):
                 ]
                 row, col = np.divmod(pos, c1 - c0)
                 idx[..., i, j] = (r0 + row) * width + c0 + col
-        indices = Tensor._make(idx, False)
+        indices = constant(idx)
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(a, indices)
         return values, indices

@@ -10,7 +10,7 @@ import numpy as np
 from .. import _formula as f
 from .._dtype import from_numpy_dtype
 from .._warn import quiet_mean, warn
-from ._common import Op
+from ._common import Op, constant
 
 
 def _sum_dtype(x: np.ndarray, dtype: Any) -> Any:
@@ -275,8 +275,6 @@ class MaxDim(Op):
 
     @classmethod
     def _forward(cls, ctx: Any, a: Any, dim: int, keepdim: bool) -> tuple:
-        from .._tensor import Tensor
-
         x = a._data
         (d,) = normalize_dims(dim, x.ndim)
         if x.ndim and x.shape[d] == 0:
@@ -293,7 +291,7 @@ class MaxDim(Op):
         if not keepdim and x.ndim:
             values, idx = values.squeeze(d), idx.squeeze(d)
         values = np.asarray(values, order="C")
-        indices = Tensor._make(np.asarray(idx, np.int64, order="C"), False)
+        indices = constant(np.asarray(idx, np.int64, order="C"))
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(indices)
         return values, indices
@@ -390,15 +388,13 @@ class Amin(Amax):
 
 def argmax(a: Any, dim: Any, keepdim: bool, fn: Any = np.argmax) -> Any:
     """Indices of the maxima: integers, never part of a graph."""
-    from .._tensor import Tensor
-
     x = a._data
     if dim is None:
         out = fn(x, axis=None, keepdims=keepdim) if x.ndim else np.zeros((), int)
     else:
         (d,) = normalize_dims(dim, x.ndim)
         out = fn(x, axis=d, keepdims=keepdim) if x.ndim else np.zeros((), int)
-    return Tensor._make(np.asarray(out, np.int64), False)
+    return constant(np.asarray(out, np.int64))
 
 
 # -------------------------------------------------------------------- var, std

@@ -14,7 +14,8 @@ import numpy as np
 
 from .. import _formula as f
 from .._dtype import from_numpy_dtype, result_type
-from ._common import BinaryOp, Op, binary_out, broadcast_shape
+from ..node import register
+from ._common import BinaryOp, Op, _as_tensor, binary_out, broadcast_shape, constant
 
 # the C++ type names PyTorch prints for a mask of the wrong dtype
 _CPP_NAMES = {
@@ -30,8 +31,6 @@ _CPP_NAMES = {
 
 
 def _tensor(x: Any) -> Any:
-    from .._tensor import _as_tensor
-
     return _as_tensor(x)
 
 
@@ -359,9 +358,7 @@ def _absent() -> Any:
     """The placeholder for a missing tensor bound: it takes an input slot, so
     ``next_functions`` has PyTorch's ``(None, 0)`` there."""
     if not _ABSENT:
-        from .._tensor import Tensor
-
-        _ABSENT.append(Tensor._make(np.zeros(()), False))
+        _ABSENT.append(constant(np.zeros(())))
     return _ABSENT[0]
 
 
@@ -492,3 +489,6 @@ class MaskedScatterBackward(Op):
     def backward(ctx: Any, gg: Any) -> tuple:
         (mask,) = ctx.saved_tensors
         return masked_scatter(f.zeros(ctx.g_shape, gg), mask, gg), None, None
+
+
+register(where=where)  # (what _formula.where records on Tensors)

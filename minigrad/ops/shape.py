@@ -8,9 +8,10 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from .._dtype import result_type
-from ..function import ERR_BACKWARD_TWICE, BackwardCFunction, Node
-from ._common import Op, _Qualified
+from .._dtype import from_numpy_dtype, result_type
+from ..function import BackwardCFunction, _sequence_nr
+from ..node import ERR_BACKWARD_TWICE, Node, call_node, register
+from ._common import Op, _Qualified, constant
 from .reduction import along_key, checked_dims, normalize_dims, reduce_dims
 
 
@@ -468,12 +469,9 @@ class SliceBackward(Op):
 def index_tensors(key: Any) -> tuple:
     """An advanced-indexing key as PyTorch saves it: a tensor per indexed dim,
     None for a sliced one."""
-    from .._tensor import Tensor
-
     items = key if isinstance(key, tuple) else (key,)
     return tuple(
-        None if isinstance(k, slice) else Tensor._make(np.asarray(k), False)
-        for k in items
+        None if isinstance(k, slice) else constant(np.asarray(k)) for k in items
     )
 
 
@@ -941,8 +939,6 @@ class IndexAdd(Op):
 
 def _scalar_name(x: np.ndarray) -> str:
     """``Float``, ``Double``...: PyTorch's name of the dtype in messages."""
-    from .._dtype import from_numpy_dtype
-
     return from_numpy_dtype(x.dtype)._legacy.replace("Tensor", "")
 
 
@@ -1490,8 +1486,6 @@ class CopySlices(_Qualified, Node):
         self._output_meta = ((base._data.shape, base._data.dtype),)
 
     def apply(self, grads: list) -> tuple:
-        from ..engine import call_node
-
         (g,) = grads
         if self.fn is None:  # released by an earlier backward
             raise RuntimeError(ERR_BACKWARD_TWICE)
@@ -1538,8 +1532,6 @@ class AsStridedBackward0(Node):
         ) // item
         self.next_functions = (base._edge(),)
         self._output_meta = ((view.shape, view.dtype),)
-        from ..function import _sequence_nr
-
         self._seq = next(_sequence_nr)
 
     def apply(self, grads: list) -> tuple:
@@ -1564,3 +1556,14 @@ def _place(g: Any, flat: np.ndarray, like: Any) -> Any:
     """``g`` (shaped like the view) added into zeros shaped like ``like``."""
     placed = f.index_add(g.reshape(-1), (like._data.size,), flat.reshape(-1))
     return placed.reshape(like.shape)
+
+
+# what the core and _formula's helpers record (they import no op family):
+# AccumulateGrad's first .grad under create_graph is a recorded copy
+register(
+    Copy=Copy.apply,
+    IndexPutImpl=IndexPutImpl.apply,
+    diagonal_view=Diagonal.view_fn,
+    cat=cat,
+    stack=stack,
+)

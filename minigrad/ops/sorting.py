@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from ._common import Op, preserve_layout
+from ._common import Op, constant, preserve_layout
 from .reduction import (
     MaxAll,
     _return_type,
@@ -39,8 +39,6 @@ class _Selecting(Op):
     def _pick(ctx: Any, a: Any, dim: int, idx: np.ndarray, keepdim: bool) -> tuple:
         """The values at ``idx`` along ``dim``, the indices as a tensor without
         gradient, and what backward needs (indices, dim, sizes)."""
-        from .._tensor import Tensor  # (a late import: _tensor imports the ops)
-
         x = a._data
         (d,) = normalize_dims(dim, x.ndim)
         ctx.d, ctx.dim_arg, ctx.dim = d, dim, f.u64(dim)
@@ -48,7 +46,7 @@ class _Selecting(Op):
         values = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
         if not keepdim and x.ndim:
             values, idx = values.squeeze(d), idx.squeeze(d)
-        indices = Tensor._make(np.asarray(idx, np.int64, order="C"), False)
+        indices = constant(np.asarray(idx, np.int64, order="C"))
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(indices)
         return np.asarray(values, order="C"), indices

@@ -9,15 +9,12 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import numpy as np
+
 from .. import grad_mode
 from .._tensor import Tensor
 from ..creation import full_like, tensor, zeros_like
-
-
-def _typename(obj: Any) -> str:
-    from ..nn.module import typename
-
-    return typename(obj)
+from ..nn.module import typename as _typename
 
 
 class Optimizer:
@@ -501,8 +498,6 @@ def _lerp_(start: Tensor, end: Tensor, weight: float) -> Tensor:
 
 
 def _maximum(a: Tensor, b: Tensor) -> Tensor:
-    import numpy as np
-
     return Tensor._make(np.maximum(a._data, b._data), False)
 
 

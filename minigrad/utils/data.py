@@ -17,7 +17,9 @@ from typing import Any
 import numpy as np
 
 from .. import creation
+from .._dtype import float64
 from .._tensor import Tensor
+from ..ops.shape import stack
 
 
 class Dataset:
@@ -192,15 +194,15 @@ def default_collate(batch: list) -> Any:
     element (as lists), dicts key by key; anything else left as a list."""
     first = batch[0]
     if isinstance(first, Tensor):
-        return _stack(batch)
+        return stack(batch, 0)
     if isinstance(first, np.ndarray):
-        return _stack([creation.as_tensor(b) for b in batch])
+        return stack([creation.as_tensor(b) for b in batch], 0)
     if isinstance(first, (bool, np.bool_)):
         return creation.tensor(batch)
     if isinstance(first, (int, np.integer)):
         return creation.tensor(batch)
     if isinstance(first, (float, np.floating)):
-        return creation.tensor(batch, dtype=_float64())
+        return creation.tensor(batch, dtype=float64)
     if isinstance(first, dict):
         return {key: default_collate([b[key] for b in batch]) for key in first}
     if isinstance(first, (tuple, list)) and not isinstance(first, str):
@@ -221,18 +223,6 @@ def default_convert(data: Any) -> Any:
     if isinstance(data, (tuple, list)):
         return [default_convert(d) for d in data]
     return data
-
-
-def _stack(tensors: list) -> Tensor:
-    from ..ops.shape import stack
-
-    return stack(tensors, 0)
-
-
-def _float64() -> Any:
-    from .. import float64
-
-    return float64
 
 
 # ------------------------------------------------------------------ the loader

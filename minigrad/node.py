@@ -1,0 +1,463 @@
+"""Nodes of the backward graph, and running one node.
+
+Read this second, after the Tensor's autograd surface (``_tensor.py``). A ``Node``
+is one step of backward: ``next_functions`` are its edges to the nodes that
+receive its output gradients; ``AccumulateGrad`` is the sink that writes a
+leaf's ``.grad``; a ``SavedTensor`` is a value kept for backward with the version
+it had when saved (PyTorch's ``SavedVariable``). ``call_node`` runs one node's
+formula and checks the gradients it returns against the inputs they are for
+(shape and dtype, undoing broadcasting), as PyTorch's ``validate_outputs``.
+
+Nothing here imports an op or the Tensor: ``_tensor.py`` hands the Tensor class
+down once (``bind_tensor_class``), and the layers above register the few ops the
+core records itself (``registered``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from . import grad_mode
+from ._dtype import from_numpy_dtype
+from ._warn import warn
+from .utils.hooks import RemovableHandle
+
+UINT64_MAX = 2**64 - 1
+_ARRAY = (np.ndarray, np.generic)  # numpy returns scalars for 0-d results
+
+# The Tensor class. It is defined above the core (its methods bind the ops), so
+# _tensor.py hands it down once, through engine.bind_tensor_class; a module-level
+# name keeps the hot paths free of attribute lookups.
+Tensor: Any = None
+
+
+def bind_tensor_class(cls: type) -> None:
+    """Receive the Tensor class (called once, when ``_tensor.py`` is imported)."""
+    global Tensor
+    Tensor = cls
+
+
+# What the layers above register for the core to call, by name: the op that
+# AccumulateGrad records under create_graph ("Copy", from ops/shape.py), the ops
+# the formula helpers record on Tensors (_formula.py), forward AD's tangent rules
+# (autograd/forward_ad.py). Every one is registered when ``import minigrad`` ends.
+registered: dict[str, Callable[..., Any]] = {}
+
+
+def register(**fns: Callable[..., Any]) -> None:
+    registered.update(fns)
+
+
+def refuse_overlap(data: np.ndarray) -> None:
+    """PyTorch refuses to write in place into an expanded tensor, where several
+    elements share one memory location."""
+    strides = data.strides
+    if 0 in strides and any(st == 0 and n > 1 for st, n in zip(strides, data.shape)):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor "
+            "refers to a single memory location. Please clone() the tensor before "
+            "performing the operation."
+        )
+
+
+ERR_BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved "
+    "tensors after they have already been freed). Saved intermediate values of the "
+    "graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or "
+    "if you need to access saved tensors after calling backward."
+)
+
+
+# --------------------------------------------------------------------------- nodes
+class Node:
+    """A node of the backward graph (PyTorch's ``torch.autograd.graph.Node``).
+
+    ``next_functions[i]`` is the ``(node, output_nr)`` edge that receives the
+    gradient for this node's i-th input (``(None, 0)`` when that input needs none).
+    """
+
+    next_functions: tuple = ()
+    _seq: int = 0
+    _num_outputs = 1  # how many forward outputs, i.e. incoming gradient slots
+    # (shape, dtype) per forward output: the gradients sent to this node along
+    # its callers' edges are checked against it (as PyTorch's input_metadata)
+    _output_meta: tuple = ()
+    # Class-level defaults, overridden per node only when used, keep nodes cheap.
+    _held: tuple | None = None  # SavedTensors; None once released
+    _released = False
+    _hooked = False  # any hook registered: the engine then looks for them
+    _pre_hooks = _post_hooks = _tensor_pre_hooks = _retains_grad = None
+    _n_args = 0  # set (with _tensor_positions) when some arguments aren't tensors
+    _tensor_positions: list[int] | None = None
+    _forward_cls: Any = None  # the Function whose backward this node runs
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def _sequence_nr(self) -> int:
+        return self._seq
+
+    _repr_prefix = ""  # (a user's Function's nodes name their module)
+
+    def __repr__(self) -> str:
+        return f"<{self._repr_prefix}{type(self).__name__} object at {hex(id(self))}>"
+
+    @property
+    def metadata(self) -> dict:
+        meta = self.__dict__.get("_metadata")
+        if meta is None:
+            meta = self.__dict__["_metadata"] = {}
+        return meta
+
+    @property
+    def requires_grad(self) -> bool:
+        return True
+
+    # Hooks live in dicts created on first use, so nodes without hooks stay cheap.
+    def _hook_dict(self, name: str) -> OrderedDict:
+        d = getattr(self, name)
+        if d is None:
+            d = OrderedDict()
+            setattr(self, name, d)
+            self._hooked = True
+        return d
+
+    def register_hook(self, fn: Callable) -> RemovableHandle:
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return
+        replacement ``grad_inputs``."""
+        return RemovableHandle.add(self._hook_dict("_post_hooks"), fn)
+
+    def register_prehook(self, fn: Callable) -> RemovableHandle:
+        """``fn(grad_outputs)`` runs before this node; it may return replacements."""
+        return RemovableHandle.add(self._hook_dict("_pre_hooks"), fn)
+
+    def _register_tensor_prehook(self, output_nr: int, fn: Callable) -> RemovableHandle:
+        """A tensor hook of this node's output ``output_nr``."""
+        slots = self._hook_dict("_tensor_pre_hooks")
+        return RemovableHandle.add(slots.setdefault(output_nr, OrderedDict()), fn)
+
+    def _retain_grad_of(self, output_nr: int, tensor: Any) -> None:
+        self._hook_dict("_retains_grad")[output_nr] = weakref.ref(tensor)
+
+    def __call__(self, *grads: Any) -> Any:
+        """Run this node's backward on Tensors, as PyTorch allows (``y.grad_fn(g)``);
+        in grad mode the computation is recorded, as any other op would be."""
+        graph = grad_mode.state.enabled
+        args = [_wrap(g) if graph else _unwrap(g) for g in grads]
+        out = call_node(self, args, graph=graph)
+        out = tuple(None if g is None else _wrap(g) for g in out)
+        return out[0] if len(out) == 1 else out
+
+    # Subclasses implement these two.
+    def apply(self, grads: list) -> tuple:
+        raise NotImplementedError
+
+    def saved_names(self) -> list[str]:
+        """The names of the tensors this node holds for backward (none by default)."""
+        return []
+
+    def release_variables(self) -> None:
+        """Free the saved tensors (backward does this unless ``retain_graph``)."""
+
+
+class AccumulateGrad(Node):
+    """The sink for a leaf: adds the incoming gradient into ``variable.grad``.
+
+    One per leaf, reused while the leaf lives (the leaf keeps only a weak
+    reference to it, the graph keeps the node and the node keeps the leaf).
+    """
+
+    _seq = UINT64_MAX  # runs as soon as it is ready (engine order)
+
+    def __init__(self, variable: Any) -> None:
+        self.variable = variable
+        self._output_meta = ((variable._data.shape, variable._data.dtype),)
+
+    def name(self) -> str:
+        return "minigrad::autograd::AccumulateGrad"
+
+    def __call__(self, *grads: Any) -> Any:
+        graph = grad_mode.state.enabled
+        g = _wrap(grads[0]) if graph else _unwrap(grads[0])
+        accumulate_into(self.variable, g, create_graph=graph)
+        return ()
+
+
+class SavedTensor:
+    """A tensor kept for backward, with the version it had when saved.
+
+    An input is kept as the original object (``node._saved_self is a``). An output
+    is kept as its data only: holding the output Tensor would make a cycle
+    output -> node -> output, so unpacking builds a fresh Tensor on the same data
+    whose ``grad_fn`` is the owning node.
+    """
+
+    __slots__ = (
+        "tensor", "data", "vc", "version", "output_nr", "requires_grad", "hooks",
+        "packed",
+    )  # fmt: skip
+
+    def __init__(self, tensor: Any, is_output: bool) -> None:
+        self.vc = tensor._vc
+        self.version = tensor._vc.value
+        self.output_nr = tensor._output_nr
+        self.hooks = None
+        if is_output:
+            self.tensor = None
+            self.data = tensor._data
+            self.requires_grad = tensor._grad_fn is not None  # outputs aren't leaves
+        else:
+            self.tensor = tensor
+            self.data = None
+
+    def unpack(self, owner: Node, as_array: bool = False) -> Any:
+        if self.hooks is not None:  # saved_tensors_hooks: the user keeps it
+            t = self.hooks[1](self.packed)
+            return t._data if as_array else t
+        if self.vc.value != self.version:
+            raise RuntimeError(_first_stale(owner, self)._version_error(owner))
+        t = self.tensor
+        if as_array:
+            return t._data if t is not None else self.data
+        if t is not None:
+            return t
+        out = Tensor._make(self.data, self.requires_grad)
+        if self.requires_grad:
+            out._grad_fn, out._output_nr = owner, self.output_nr
+        out._vc = self.vc
+        return out
+
+    def _version_error(self, owner: Node) -> str:
+        # PyTorch 2.13 names the forward op that produced the tensor: the tensor's
+        # current grad_fn for a saved input, the owning node for a saved output.
+        data = self.tensor._data if self.tensor is not None else self.data
+        legacy = from_numpy_dtype(data.dtype)._legacy
+        desc = f"[minigrad.{legacy} {list(data.shape)}]"
+        fn = owner if self.tensor is None else self.tensor.grad_fn
+        where = ""
+        if fn is not None:
+            op = forward_op_name(fn)
+            where = f", which is output {self.output_nr} of {op},"
+        return (
+            "one of the variables needed for gradient computation has been modified "
+            f"by an inplace operation: {desc}{where} is at version {self.vc.value}; "
+            f"expected version {self.version} instead. Hint: enable anomaly detection "
+            "to find the operation that failed to compute its gradient, with "
+            "minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
+        )
+
+
+def _first_stale(owner: Node, stale: SavedTensor) -> SavedTensor:
+    """The stale saved tensor PyTorch reports when several are: its nodes unpack
+    their saved variables in the order of their names (``other`` before
+    ``self``, ``mat2`` before ``self``)."""
+    saved = owner._held or ()
+    names = getattr(owner, "_slot_names", ()) or ()
+    if len(names) != len(saved):
+        return stale
+    for _, s in sorted(zip(names, saved), key=lambda p: p[0]):
+        if s is not None and s.hooks is None and s.vc.value != s.version:
+            return s
+    return stale
+
+
+def forward_op_name(node: Node) -> str:
+    """``MulBackward0`` -> ``Mul``, ``SumBackward1`` -> ``Sum1``, as PyTorch 2.13
+    names ops in its messages."""
+    name = node.name()
+    stem = name.rstrip("0123456789")
+    if not stem.endswith("Backward"):
+        return name
+    overload = name[len(stem) :]
+    return stem[: -len("Backward")] + ("" if overload == "0" else overload)
+
+
+def _wrap(g: Any) -> Any:
+    """A gradient as a Tensor (None stays None): what hooks and users see."""
+    if g is None or isinstance(g, Tensor):
+        return g
+    return Tensor._make(g, False)
+
+
+def _unwrap(g: Any) -> Any:
+    """A gradient as an array (None stays None): what array formulas take."""
+    return None if g is None else getattr(g, "_data", g)
+
+
+def sum_to(g: Any, shape: tuple) -> Any:
+    """Sum ``g`` down to ``shape``: undoes broadcasting in a gradient (on arrays,
+    or on Tensors, recording the sum)."""
+    lead = g.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(
+        i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1
+    )
+    if isinstance(g, _ARRAY):
+        if dims:
+            g = g.sum(axis=dims, keepdims=True)
+        return g.reshape(shape)
+    if not shape:  # PyTorch's sum_to: a plain sum() (SumBackward0) for a scalar
+        return g.sum()
+    if dims:
+        g = g.sum(dims, keepdim=True)
+    return g if tuple(g.shape) == tuple(shape) else g.view(shape)
+
+
+# ------------------------------------------------------------- running one node
+def _validate(node: Node, grads: Sequence) -> list:
+    """Check a node's output gradients (one per edge, from ``_call``) against the
+    forward outputs they are the gradients of (shape, dtype), undoing
+    broadcasting with a sum where needed (PyTorch's validate_outputs). The engine
+    does the same check as it sends."""
+    return [
+        None if g is None or nxt is None else _conformed(node, i, g, nxt, nr)
+        for i, (g, (nxt, nr)) in enumerate(zip(grads, node.next_functions))
+    ]
+
+
+def _conformed(node: Node, i: int, g: Any, nxt: Node, nr: int) -> Any:
+    meta = nxt._output_meta
+    if meta:
+        shape, dtype = meta[nr]
+        d = g if type(g) is np.ndarray else getattr(g, "_data", g)
+        if d.shape != shape or d.dtype is not dtype:
+            return _conform(node, i, g, shape, dtype)
+    return g
+
+
+def _arrange(node: Node, grads: Sequence) -> list:
+    """One gradient per edge: extra trailing Nones dropped, the entries of
+    non-tensor arguments removed; a wrong count is the formula's error."""
+    n = node._n_args or len(node.next_functions)
+    grads = list(grads)
+    while len(grads) > n and grads[-1] is None:  # extra Nones are allowed
+        grads.pop()
+    if len(grads) != n:
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients "
+            f"(expected {n}, got {len(grads)})"
+        )
+    if node._tensor_positions:  # drop the entries of non-tensor arguments
+        grads = [grads[i] for i in node._tensor_positions]
+    return grads
+
+
+def _conform(node: Node, i: int, g: Any, shape: tuple, dtype: Any) -> Any:
+    """Sum a broadcast gradient down to its input's shape and cast its dtype."""
+    if tuple(g.shape) != shape:
+        try:  # the input's shape must expand to the gradient's (a broadcast)
+            ok = np.broadcast_shapes(tuple(g.shape), shape) == tuple(g.shape)
+        except ValueError:
+            ok = False
+        if not ok:
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i}"
+                f" - got {list(g.shape)} but expected shape compatible with "
+                f"{list(shape)}"
+            )
+        g = sum_to(g, shape)
+    if isinstance(g, _ARRAY):
+        return g if g.dtype == dtype else np.asarray(g, dtype=dtype)
+    if g._data.dtype != dtype:
+        g = g.to(from_numpy_dtype(dtype))
+    return g
+
+
+def call_node(node: Node, grads: list, graph: bool) -> list:
+    """Run one node's backward. ``grads`` are arrays, or Tensors when ``graph``
+    (create_graph): built-in formulas then record their own graph."""
+    state = grad_mode.state
+    prev, state.enabled = state.enabled, graph  # record only for create_graph
+    try:
+        return _validate(node, _call(node, grads, graph))
+    finally:
+        state.enabled = prev
+
+
+def _call(node: Node, grads: list, graph: bool) -> Sequence:
+    """Run a node's formula, with the grad mode already set; one gradient per
+    edge comes back, not yet checked against the inputs."""
+    cls = node._forward_cls
+    if cls is None:  # the engine's own nodes: CopySlices, AsStridedBackward0
+        out = node.apply(grads)
+    else:
+        if len(grads) > 1 and node.materialize_grads and any(g is None for g in grads):
+            # e.g. an unused output of a multi-output op gets a zero gradient
+            grads = [
+                _zeros_for(node, i, graph) if g is None else g
+                for i, g in enumerate(grads)
+            ]
+        array_formula = cls._array_backward
+        if not (graph or array_formula):  # user Functions always see Tensors
+            grads = [_wrap(g) for g in grads]  # (with create_graph they are)
+        out = cls.backward(node, *grads)
+        if type(out) is not tuple:
+            out = (out,)
+        if not graph and not array_formula:
+            out = [_unwrap(g) for g in out]
+    if len(out) != len(node.next_functions) or node._tensor_positions:
+        out = _arrange(node, out)
+    return out
+
+
+def _call_in_anomaly_mode(node: Node, grads: list, graph: bool) -> Sequence:
+    """``_call`` under autograd.detect_anomaly: a nan gradient is an error (with
+    check_nan), and an error shows where the node's forward op was called."""
+    try:
+        outs = _call(node, grads, graph)
+        if grad_mode.state.check_nan:
+            for i, g in enumerate(outs):
+                if g is not None and np.isnan(_unwrap(g)).any():
+                    raise RuntimeError(
+                        f"Function '{node.name()}' returned nan values in its "
+                        f"{i}th output."
+                    )
+        return outs
+    except Exception:
+        stack = node.__dict__.get("_metadata", {}).get("traceback_")
+        if stack:
+            warn(
+                f"Error detected in {node.name()}. Traceback of forward call that "
+                "caused the error:\n" + "".join(stack)
+            )
+        raise
+
+
+def _zeros_for(node: Node, output_nr: int, graph: bool) -> Any:
+    shape, dtype = node._output_meta[output_nr]
+    zeros = np.zeros(shape, dtype)
+    return _wrap(zeros) if graph else zeros
+
+
+def accumulate_into(var: Any, g: Any, create_graph: bool) -> None:
+    """What AccumulateGrad does: ``var.grad = g`` the first time, ``+= g`` after.
+
+    The first gradient goes into a fresh buffer laid out like the leaf (never
+    shared with another gradient; row-major for a row-major leaf). With
+    ``create_graph`` that is a recorded copy (CopyBackwards) and later ones add
+    out of place (AddBackward0); otherwise later ones add in place, into the
+    same ``.grad`` object, as PyTorch does."""
+    old = var._grad
+    if old is None:
+        order = "C" if var._data.flags.c_contiguous else "K"
+        if isinstance(g, Tensor):  # create_graph: the copy is part of the graph
+            shell = Tensor._make(np.empty(var._data.shape, var._data.dtype), False)
+            new = registered["Copy"](shell, g)
+            new._vc.value += 1  # copy_ wrote into the buffer
+            var._grad = new
+        else:
+            grad = np.array(g, dtype=var._data.dtype, copy=True, order=order)
+            var._grad = Tensor._make(grad, False)
+    elif create_graph:
+        var._grad = old + g
+    else:
+        refuse_overlap(old._data)  # (an expanded .grad the user set)
+        old._data += g._data if isinstance(g, Tensor) else g
+        old._vc.value += 1
+    for hook in (var._post_acc_hooks or {}).values():
+        hook(var)
