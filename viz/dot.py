@@ -12,10 +12,12 @@ Each node and edge gets a stable ``id=`` (the model's id) and a ``class=``
 
 from __future__ import annotations
 
+import functools
 import html
 from dataclasses import dataclass
 
 import graphviz
+from graphviz.quoting import quote
 
 from .graph import (
     ForwardView,
@@ -108,6 +110,10 @@ LEGEND_TEXT = {
 # make Graphviz slow on big graphs (about 10x at 1,000 nodes).
 # The network-simplex limits were measured per view on 1,000-2,000 node graphs.
 COMPACT_ABOVE = 200
+# Above this many nodes a leaf used by several nodes is drawn once per use
+# (long edges into one shared node made a 100-step loop take minutes). Small
+# lesson graphs keep one node with several arrows: that is the lesson.
+SPLIT_SHARED_ABOVE = 60
 FAST_LAYOUT = {
     "backward": {"nslimit": "1", "nslimit1": "1"},
     "forward": {"nslimit": "0.2", "nslimit1": "0.2"},
@@ -157,8 +163,9 @@ class _Label:
         return f"<{table}{rows}</table>>"
 
 
-def _tensor_label(t: TensorInfo, theme: Theme, show_values: bool) -> str:
+def _tensor_label(t: TensorInfo, theme: Theme, show_values: bool, uses: int = 1) -> str:
     lab = _Label(theme).title(t.label)
+    _uses_badge(lab, uses)
     meta = []
     if t.name is not None and t.shape is not None:
         meta.append(shape_label(t.shape))
@@ -191,8 +198,16 @@ def _attr_lines(f: FunctionInfo) -> list[str]:
     return items
 
 
-def _function_label(f: FunctionInfo, theme: Theme, show_attrs: bool) -> str:
+def _uses_badge(lab: _Label, uses: int) -> None:
+    if uses > 1:  # one leaf drawn once per use: say it is one tensor
+        lab.small(f"{uses} uses (one tensor)")
+
+
+def _function_label(
+    f: FunctionInfo, theme: Theme, show_attrs: bool, uses: int = 1
+) -> str:
     lab = _Label(theme).title(f.name)
+    _uses_badge(lab, uses)
     if show_attrs:
         for line in _attr_lines(f):
             lab.small(line)
@@ -252,6 +267,29 @@ def _new_digraph(name: str, theme: Theme, rankdir: str, size: str | None):
     )
 
 
+# graphviz.Digraph.node/.edge quote every attribute through several layers of
+# wrappers: 0.4 s for a 1,500-node drawing. Attribute values repeat (colours,
+# shapes, classes), so a cached `quote` and one f-string per statement write
+# the same DOT text several times faster.
+_quote = functools.lru_cache(maxsize=4096)(quote)
+
+
+def _attrs(attrs: dict[str, str | None]) -> str:
+    """``key=value`` pairs as graphviz writes them: label first, then sorted."""
+    items = sorted((k, v) for k, v in attrs.items() if v is not None and k != "label")
+    label = attrs.get("label")
+    # our labels are HTML-like (``<...>``) and need no quoting
+    parts = (
+        [f"label={label if label.startswith('<') else quote(label)}"] if label else []
+    )
+    parts += [f"{_quote(k)}={_quote(str(v))}" for k, v in items]
+    return " ".join(parts)
+
+
+def _edge(dot, tail: str, head: str, **attrs: str | None) -> None:
+    dot.body.append(f"\t{_quote(tail)} -> {_quote(head)} [{_attrs(attrs)}]\n")
+
+
 def _node(
     dot,
     nid: str,
@@ -263,18 +301,20 @@ def _node(
 ) -> None:
     shape, style, penwidth = SHAPES[kind]
     fill, border = theme.colors[kind]
-    dot.node(
-        nid,
-        label=label,
-        id=nid,
-        **{"class": f"{kind} {classes}".strip()},
-        shape=shape,
-        style=style,
-        fillcolor=fill,
-        color=border,
-        penwidth=penwidth,
-        peripheries="2" if output else "1",
+    attrs = _attrs(
+        {
+            "label": label,
+            "id": nid,
+            "class": f"{kind} {classes}".strip(),
+            "shape": shape,
+            "style": style,
+            "fillcolor": fill,
+            "color": border,
+            "penwidth": penwidth,
+            "peripheries": "2" if output else "1",
+        }
     )
+    dot.body.append(f"\t{_quote(nid)} [{attrs}]\n")
 
 
 def _legend(dot, kinds: list[str], theme: Theme, prefix: str, rankdir: str) -> None:
@@ -309,7 +349,7 @@ def _legend(dot, kinds: list[str], theme: Theme, prefix: str, rankdir: str) -> N
                     column.node(n)
         else:  # stack them with invisible edges
             for a, b in zip(names, names[1:], strict=False):
-                leg.edge(a, b, style="invis")
+                _edge(leg, a, b, style="invis")
 
 
 def _tensor_kinds(tensors: list[TensorInfo]) -> list[str]:
@@ -333,52 +373,79 @@ def backward_dot(
     size: str | None = None,
     prefix: str = "",
     compact: bool | None = None,
+    split_shared: bool | None = None,
 ) -> graphviz.Digraph:
     """The backward graph: grad_fn nodes, AccumulateGrad, leaves, saved tensors.
 
     ``compact`` (default: above `COMPACT_ABOVE` nodes) trades edge labels and
-    saved->tensor links for a fast layout.
+    saved->tensor links for a fast layout. ``split_shared`` (default: above
+    `SPLIT_SHARED_ABOVE` nodes) draws a leaf used by several nodes, and its
+    AccumulateGrad, once per use (same name, "N uses"; see
+    `Graph.split_ids`).
     """
     th = THEMES[theme]
     dot = _new_digraph("backward", th, rankdir, size)
     p = prefix
+    n_drawn = drawn_nodes(g, show_saved)
     if compact is None:
-        n_saved = len(g.saved) if show_saved else 0
-        compact = len(g.functions) + len(g.shown_tensors) + n_saved > COMPACT_ABOVE
+        compact = n_drawn > COMPACT_ABOVE
     if compact:
         dot.attr(**FAST_LAYOUT["backward"])
+    if split_shared is None:
+        split_shared = n_drawn > SPLIT_SHARED_ABOVE
+    copies = g.split_ids() if split_shared else {}
+    use_of_edge = g.use_of_edge() if split_shared else {}
+    # (using node, leaf) -> the copy of the leaf drawn next to that node
+    tensor_copy: dict[tuple[str, str], str] = {}
+    for e in g.edges:
+        if e.id in use_of_edge and e.dst is not None:
+            leaf = g.functions[e.dst].variable
+            if leaf is not None:
+                k = copies[e.dst].index(use_of_edge[e.id])
+                tensor_copy[(e.src, leaf)] = copies[leaf][k]
     multi = g.multi_output()
     for f in g.functions.values():
         kind = "accumulate" if f.is_accumulate_grad else "fn"
-        _node(dot, p + f.id, _function_label(f, th, show_attrs), kind, th, "function")
+        ids = copies.get(f.id, [f.id])
+        label = _function_label(f, th, show_attrs, uses=len(ids))
+        for did in ids:
+            _node(dot, p + did, label, kind, th, _classes("function", ids))
     shown = [g.tensors[tid] for tid in g.shown_tensors]
     for t in shown:
-        label = _tensor_label(t, th, show_values)
-        _node(dot, p + t.id, label, t.kind, th, "tensor", output=t.is_output)
+        ids = copies.get(t.id, [t.id])
+        label = _tensor_label(t, th, show_values, uses=len(ids))
+        for did in ids:
+            classes = _classes("tensor", ids)
+            _node(dot, p + did, label, t.kind, th, classes, output=t.is_output)
     shown_ids = {t.id for t in shown}
     # Gradient flow: a node passes gradients to its next_functions.
     for e in g.edges:
         if e.dst is None:
             continue
         label = f"output_nr={e.output_nr}" if e.dst in multi else None
-        dot.edge(p + e.src, p + e.dst, id=p + e.id, label=label, **{"class": "next"})
+        dst = use_of_edge.get(e.id, e.dst)
+        _edge(dot, p + e.src, p + dst, id=p + e.id, label=label, **{"class": "next"})
     for f in g.functions.values():
         if f.variable is not None:
-            dot.edge(
-                p + f.id,
-                p + f.variable,
-                id=f"{p}e-{f.id}-variable",
-                label=None if compact else "variable",
-                color=th.colors["leaf"][1],
-                **{"class": "variable"},
-            )
+            pairs = zip(copies.get(f.id, [f.id]), copies.get(f.variable, [f.variable]))
+            for fid, tid in pairs:
+                _edge(
+                    dot,
+                    p + fid,
+                    p + tid,
+                    id=f"{p}e-{fid}-variable",
+                    label=None if compact else "variable",
+                    color=th.colors["leaf"][1],
+                    **{"class": "variable"},
+                )
     for t in shown:
         if t.producer is not None:
             fid, nr = t.producer
             label = "grad_fn" if fid not in multi else f"grad_fn, output_nr={nr}"
             if compact:
                 label = None if fid not in multi else f"output_nr={nr}"
-            dot.edge(
+            _edge(
+                dot,
                 p + t.id,
                 p + fid,
                 id=f"{p}e-{t.id}-grad_fn",
@@ -397,7 +464,8 @@ def backward_dot(
             if kind not in kinds:
                 kinds.append(kind)
             _node(dot, p + s.id, _saved_label(s, g, th, show_values), kind, th, "saved")
-            dot.edge(
+            _edge(
+                dot,
                 p + s.node,
                 p + s.id,
                 id=f"{p}e-{s.id}",
@@ -407,18 +475,32 @@ def backward_dot(
                 **{"class": "saved"},
             )
             if s.tensor in shown_ids and not compact:  # linked, never merged
-                dot.edge(
+                # constraint=false: the link must not pull a named tensor below
+                # the node that saved it (its own grad_fn, for a saved output)
+                _edge(
+                    dot,
                     p + s.id,
-                    p + s.tensor,
+                    p + tensor_copy.get((s.node, s.tensor), s.tensor),
                     id=f"{p}e-{s.id}-is",
                     dir="none",
                     style="dotted",
                     weight="0",
+                    constraint="false",
                     **{"class": "same-tensor"},
                 )
     if legend:
         _legend(dot, _tensor_kinds(shown) + kinds, th, p, rankdir)
     return dot
+
+
+def drawn_nodes(g: Graph, show_saved: bool = True) -> int:
+    """Nodes a backward drawing shows (before shared leaves are split)."""
+    return len(g.functions) + len(g.shown_tensors) + (len(g.saved) * show_saved)
+
+
+def _classes(base: str, ids: list[str]) -> str:
+    """A node's classes; the copies of a shared leaf also get ``shared``."""
+    return f"{base} shared" if len(ids) > 1 else base
 
 
 def forward_dot(
@@ -451,7 +533,7 @@ def forward_dot(
         kind = "input" if e.dst in op_ids else "output"
         # Label an op's outputs only when it has several (split, unbind...).
         label = f"[{e.index}]" if e.src in fv.multi_output else None
-        dot.edge(p + e.src, p + e.dst, id=p + e.id, label=label, **{"class": kind})
+        _edge(dot, p + e.src, p + e.dst, id=p + e.id, label=label, **{"class": kind})
     if legend:
         _legend(dot, _tensor_kinds(fv.tensors) + ["op"], th, p, rankdir)
     return dot

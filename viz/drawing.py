@@ -14,7 +14,7 @@ from typing import Any, Literal
 import graphviz
 
 from . import render
-from .dot import THEMES, backward_dot, forward_dot
+from .dot import SPLIT_SHARED_ABOVE, THEMES, backward_dot, drawn_nodes, forward_dot
 from .graph import DEFAULT_MAX_NODES, Graph, build_graph, forward_view
 
 # Slide presets, in inches (Graphviz shrinks a larger drawing to fit).
@@ -44,6 +44,7 @@ class Options:
     show_attrs: bool = True
     id_prefix: str = ""
     compact: bool | None = None  # None: automatic, by node count
+    split_shared: bool | None = None  # None: automatic, by node count
 
     def check(self) -> Options:
         if self.theme not in THEMES:
@@ -107,8 +108,24 @@ class Drawing:
         if self.view == "forward":
             return forward_dot(forward_view(self.graph), **common)
         return backward_dot(
-            self.graph, show_saved=o.show_saved, show_attrs=o.show_attrs, **common
+            self.graph,
+            show_saved=o.show_saved,
+            show_attrs=o.show_attrs,
+            split_shared=o.split_shared,
+            **common,
         )
+
+    @property
+    def drawn_ids(self) -> dict[str, list[str]]:
+        """Model id -> all its drawn ids, for ids drawn more than once (a shared
+        leaf drawn once per use); highlight them together."""
+        if self.view == "forward":
+            return {}
+        o = self._resolved(export=False)
+        split = o.split_shared
+        if split is None:
+            split = drawn_nodes(self.graph, o.show_saved) > SPLIT_SHARED_ABOVE
+        return self.graph.split_ids() if split else {}
 
     @property
     def source(self) -> str:
@@ -189,7 +206,12 @@ def _drawing(view, outputs, params, max_nodes, **options) -> Drawing:
     if len(outputs) == 1:
         outputs = outputs[0]
     opts = Options(**options).check()  # bad options fail before the walk
-    graph = build_graph(outputs, params=params, max_nodes=max_nodes)
+    # The limit counts what is drawn: saved tensors unless show_saved=False
+    # hides them (the forward view draws them as the ops' output tensors).
+    count_saved = view == "forward" or opts.show_saved
+    graph = build_graph(
+        outputs, params=params, max_nodes=max_nodes, count_saved=count_saved
+    )
     return Drawing(graph, view, opts)
 
 
@@ -207,6 +229,7 @@ def backward_graph(
     max_nodes: int = DEFAULT_MAX_NODES,
     id_prefix: str = "",
     compact: bool | None = None,
+    split_shared: bool | None = None,
 ) -> Drawing:
     """Draw the graph autograd built behind ``outputs``.
 
@@ -229,6 +252,9 @@ def backward_graph(
     ``id_prefix``: prepended to SVG ids when several drawings share a page.
     ``compact``: drop edge labels and saved->tensor links for a fast layout;
     None (default) turns it on above a few hundred nodes.
+    ``split_shared``: draw a leaf used by several nodes (a weight shared by the
+    steps of a loop) once per use, marked "N uses", so the layout stays fast;
+    None (default) turns it on above a few dozen nodes.
     Works for minigrad and torch tensors (viz never imports either).
     """
     return _drawing(
@@ -246,6 +272,7 @@ def backward_graph(
         engine=engine,
         id_prefix=id_prefix,
         compact=compact,
+        split_shared=split_shared,
     )
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .drawing import Drawing, Options
-from .graph import Graph, build_graph, node_name, value_preview
+from .graph import Graph, build_graph, edge_id, node_name, value_preview
 
 _instances = itertools.count()
 
@@ -61,7 +61,7 @@ class Frame:
                 "written": list(self.written),
                 "error": [self._forward_id(self.node_id)] if self.error else [],
             }
-        return {
+        roles = {
             "running": [self.node_id],
             "ready": list(self.ready_ids),
             "done": list(self.done_ids),
@@ -69,9 +69,16 @@ class Frame:
             "written": list(self.written),
             "error": [self.node_id] if self.error else [],
         }
+        # a shared leaf drawn once per use lights up in every copy
+        drawn = self._drawn
+        return {
+            r: [d for i in ids for d in drawn.get(i, (i,))] for r, ids in roles.items()
+        }
 
     # AccumulateGrad is drawn in the forward view as its leaf tensor
     _leaf_of: dict[str, str] = field(default_factory=dict, repr=False)
+    # model id -> its drawn ids, for ids drawn more than once (Drawing.drawn_ids)
+    _drawn: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     def _forward_id(self, fid: str) -> str:
         return self._leaf_of.get(fid, fid)
@@ -131,6 +138,7 @@ class BackwardStepper:
             if f.is_accumulate_grad and f.variable is not None
         }
         self._names = {tid: t.label for tid, t in self.graph.tensors.items()}
+        self._drawn_ids = self.drawing.drawn_ids
         self._widget: Any = None
 
     # ------------------------------------------------------------------ state
@@ -224,6 +232,7 @@ class BackwardStepper:
             name=node_name(node) if node is not None else "?",
             done_ids=list(self._done_ids),
             _leaf_of=self._leaf_of,
+            _drawn=self._drawn_ids,
         )
 
     def _frame_from(self, ev: Any) -> Frame:
@@ -235,7 +244,7 @@ class BackwardStepper:
         frame.ready = ev.ready
         frame.ready_ids = [self._id(n) for n in ev.ready]
         frame.flow = [
-            f"e-{fid}-{i}" for i, g in enumerate(ev.grads_out) if g is not None
+            edge_id(fid, i) for i, g in enumerate(ev.grads_out) if g is not None
         ]
         frame.hooks = [f"{kind} hook {_hook_name(h)}" for kind, h in ev.hooks]
         variable = self.graph.functions.get(fid)
