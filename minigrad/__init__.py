@@ -30,6 +30,7 @@ from ._dtype import (
     short,
     uint8,
 )
+from ._generator import Generator, default_generator
 from ._tensor import Size, Tensor, matmul
 from ._tensor_str import get_printoptions, set_printoptions
 from ._warn import mute_numpy_warnings
@@ -43,6 +44,8 @@ from .creation import (
     from_numpy,
     full,
     full_like,
+    get_rng_state,
+    initial_seed,
     linspace,
     manual_seed,
     ones,
@@ -52,7 +55,9 @@ from .creation import (
     randint,
     randn,
     randn_like,
+    randperm,
     seed,
+    set_rng_state,
     tensor,
     zeros,
     zeros_like,

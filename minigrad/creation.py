@@ -8,23 +8,31 @@ from typing import Any
 import numpy as np
 
 from . import _dtype as dt
+from ._generator import Generator, default_generator
 from ._tensor import Tensor, _shape_arg
 from .ops._common import preserve_layout
 
-_rng = np.random.default_rng()
 
-
-def manual_seed(seed: int) -> Any:
-    """Seed minigrad's random numbers (they differ from PyTorch's stream)."""
-    global _rng
-    _rng = np.random.default_rng(seed)
-    return _rng
+def manual_seed(seed: int) -> Generator:
+    """Seed the default generator (it draws PyTorch's numbers for a seed)."""
+    return default_generator.manual_seed(seed)
 
 
 def seed() -> int:
-    s = int(np.random.SeedSequence().entropy % (2**63))
-    manual_seed(s)
-    return s
+    """Seed the default generator from the OS's entropy; return the seed."""
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def get_rng_state() -> Tensor:
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    default_generator.set_state(new_state)
 
 
 def _infer_dtype(data: Any) -> dt.dtype:
@@ -184,7 +192,7 @@ def rand(
 ) -> Tensor:
     shape = tuple(int(s) for s in _shape_arg(size))
     d = dtype or dt.default_float
-    data = _rng.random(shape).astype(d.np)
+    data = (generator or default_generator).uniform(shape, d.np)
     return _finish(Tensor._make(data, False), requires_grad)
 
 
@@ -197,7 +205,7 @@ def randn(
 ) -> Tensor:
     shape = tuple(int(s) for s in _shape_arg(size))
     d = dtype or dt.default_float
-    data = _rng.standard_normal(shape).astype(d.np)
+    data = (generator or default_generator).normal(shape, d.np)
     return _finish(Tensor._make(data, False), requires_grad)
 
 
@@ -206,12 +214,29 @@ def randint(
     high: int | None = None,
     size: Any = (),
     *,
+    generator: Generator | None = None,
     dtype: dt.dtype | None = None,
+    device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    if high is None:
-        low, high = 0, low
-    data = _rng.integers(low, high, size=tuple(size)).astype((dtype or dt.int64).np)
+    if high is None or isinstance(high, (tuple, list)):  # randint(high, size)
+        low, high, size = 0, low, size if high is None else high
+    data = (generator or default_generator).integers(low, high, tuple(size))
+    data = data.astype((dtype or dt.int64).np)
+    return _finish(Tensor._make(data, False), requires_grad)
+
+
+def randperm(
+    n: int,
+    *,
+    generator: Generator | None = None,
+    dtype: dt.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """A random order of ``0 .. n-1``."""
+    data = (generator or default_generator).permutation(int(n))
+    data = data.astype((dtype or dt.int64).np)
     return _finish(Tensor._make(data, False), requires_grad)
 
 

@@ -40,7 +40,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("op helpers", ("minigrad._formula", "minigrad.ops", "minigrad.ops._")),
     ("op families", ("minigrad.ops.",)),
     ("tensor", ("minigrad._tensor",)),
-    ("creation", ("minigrad.creation",)),
+    ("creation", ("minigrad.creation", "minigrad._generator")),
     (
         "api",
         (

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import creation
+from .._generator import default_generator
 from .._tensor import Tensor, matmul
 from ..ops import activation as AC
 from ..ops import arithmetic as A
@@ -493,7 +493,7 @@ def dropout(
     if p == 1:
         noise = np.zeros((), dtype)
     else:
-        keep = creation._rng.random(input._data.shape) < 1 - p
+        keep = default_generator.uniform(input._data.shape, np.float64) < 1 - p
         noise = keep.astype(dtype) / dtype.type(1 - p)
     mask = Tensor._make(noise, False)
     return input.mul_(mask) if inplace else A.Mul.apply(input, mask)

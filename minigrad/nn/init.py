@@ -1,7 +1,7 @@
 """``minigrad.nn.init``: fill a tensor in place with initial values (under
 ``no_grad``, bumping its version as PyTorch does). Random values come from
-minigrad's generator, so ``minigrad.manual_seed`` makes them reproducible (they
-are not PyTorch's numbers)."""
+the default generator, drawn as PyTorch draws them: after the same
+``manual_seed`` a layer starts with PyTorch's weights."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import creation, grad_mode
+from .. import grad_mode
+from .._generator import default_generator
 from .._tensor import Tensor
 
 
@@ -73,12 +74,14 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
     """Values drawn from U(a, b)."""
-    return _write(tensor, creation._rng.uniform(a, b, tensor._data.shape))
+    data = tensor._data
+    return _write(tensor, default_generator.uniform(data.shape, data.dtype, a, b))
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
     """Values drawn from N(mean, std²)."""
-    return _write(tensor, creation._rng.normal(mean, std, tensor._data.shape))
+    data = tensor._data
+    return _write(tensor, default_generator.normal(data.shape, data.dtype, mean, std))
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:

@@ -3,7 +3,7 @@
 The same API as ``torch.utils.data`` for the single-process case lessons use:
 ``Dataset``, ``TensorDataset``, ``Subset``, ``ConcatDataset``, ``random_split``,
 the samplers, ``DataLoader`` and ``default_collate``. Shuffling draws from
-minigrad's generator (``manual_seed``), so its order differs from PyTorch's;
+the generator as PyTorch's does, so a seeded loader yields PyTorch's order;
 ``num_workers`` is accepted and ignored (everything runs in this process).
 """
 
@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import creation
 from .._dtype import float64
+from .._generator import Generator, default_generator
 from .._tensor import Tensor
 from ..ops.shape import stack
 
@@ -96,7 +97,7 @@ class ConcatDataset(Dataset):
 
 
 def random_split(
-    dataset: Any, lengths: Sequence[Any], generator: Any = None
+    dataset: Any, lengths: Sequence[Any], generator: Generator = default_generator
 ) -> list[Subset]:
     """Disjoint random subsets of the given lengths (or fractions summing to 1)."""
     n = len(dataset)
@@ -109,7 +110,7 @@ def random_split(
         raise ValueError(
             "Sum of input lengths does not equal the length of the input dataset!"
         )
-    order = creation._rng.permutation(n).tolist()
+    order = generator.permutation(n).tolist()
     out, start = [], 0
     for length in lengths:
         out.append(Subset(dataset, order[start : start + length]))
@@ -135,13 +136,18 @@ class SequentialSampler(Sampler):
 
 
 class RandomSampler(Sampler):
-    """A random order (from minigrad's generator) of every index."""
+    """A random order of every index (or draws with ``replacement``)."""
 
     def __init__(
-        self, data_source: Any, replacement: bool = False, num_samples: Any = None
+        self,
+        data_source: Any,
+        replacement: bool = False,
+        num_samples: Any = None,
+        generator: Generator | None = None,
     ) -> None:
         self.data_source, self.replacement = data_source, replacement
         self._num_samples = num_samples
+        self.generator = generator
 
     @property
     def num_samples(self) -> int:
@@ -149,9 +155,17 @@ class RandomSampler(Sampler):
 
     def __iter__(self) -> Iterator[int]:
         n = len(self.data_source)
-        if self.replacement:
-            return iter(creation._rng.integers(0, n, self.num_samples).tolist())
-        return iter(creation._rng.permutation(n)[: self.num_samples].tolist())
+        generator = self.generator
+        if generator is None:  # PyTorch seeds a fresh generator for each pass
+            generator = Generator().manual_seed(default_generator.random_int64())
+        if self.replacement:  # in blocks of 32, as PyTorch draws them
+            for _ in range(self.num_samples // 32):
+                yield from generator.integers(0, n, (32,)).tolist()
+            yield from generator.integers(0, n, (self.num_samples % 32,)).tolist()
+            return
+        for _ in range(self.num_samples // n):
+            yield from generator.permutation(n).tolist()
+        yield from generator.permutation(n).tolist()[: self.num_samples % n]
 
     def __len__(self) -> int:
         return self.num_samples
@@ -240,10 +254,11 @@ class DataLoader:
         collate_fn: Callable | None = None,
         pin_memory: bool = False,
         drop_last: bool = False,
+        generator: Generator | None = None,
         **kwargs: Any,
     ) -> None:
         self.dataset, self.batch_size, self.drop_last = dataset, batch_size, drop_last
-        self.num_workers = num_workers
+        self.num_workers, self.generator = num_workers, generator
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
         if batch_sampler is not None and (
@@ -256,7 +271,11 @@ class DataLoader:
         if isinstance(dataset, IterableDataset):
             self.sampler = None
         elif sampler is None:
-            sampler = RandomSampler(dataset) if shuffle else SequentialSampler(dataset)
+            sampler = (
+                RandomSampler(dataset, generator=generator)
+                if shuffle
+                else SequentialSampler(dataset)
+            )
         self.sampler = sampler
         if batch_sampler is None and batch_size is not None and sampler is not None:
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
@@ -268,9 +287,14 @@ class DataLoader:
         )
 
     def __iter__(self) -> Iterator[Any]:
+        # PyTorch's iterator draws a base seed for its workers as it starts,
+        # which moves the generator on: drawn here too, so streams stay alike.
+        (self.generator or default_generator).random_int64()
         if isinstance(self.dataset, IterableDataset):
-            yield from self._iterable()
-            return
+            return self._iterable()
+        return self._mapped()
+
+    def _mapped(self) -> Iterator[Any]:
         if self.batch_sampler is None:  # batch_size=None: one sample at a time
             for i in self.sampler:
                 yield self.collate_fn(self.dataset[i])
