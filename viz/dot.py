@@ -20,12 +20,14 @@ import graphviz
 from graphviz.quoting import quote
 
 from .graph import (
+    MORE_ID,
     ForwardView,
     FunctionInfo,
     Graph,
     SavedSlot,
     TensorInfo,
     shape_label,
+    truncated,
 )
 
 # ------------------------------------------------------------------- themes
@@ -114,6 +116,11 @@ COMPACT_ABOVE = 200
 # (long edges into one shared node made a 100-step loop take minutes). Small
 # lesson graphs keep one node with several arrows: that is the lesson.
 SPLIT_SHARED_ABOVE = 60
+# Above this many drawn nodes (shared-leaf copies included) a layout takes
+# tens of seconds (5,000: ~50 s); `collapse_to_fit` keeps about COLLAPSE_TO
+# nodes nearest the outputs (a few seconds) and says how many it left out.
+COLLAPSE_ABOVE = 3000
+COLLAPSE_TO = 2000
 FAST_LAYOUT = {
     "backward": {"nslimit": "1", "nslimit1": "1"},
     "forward": {"nslimit": "0.2", "nslimit1": "0.2"},
@@ -410,6 +417,16 @@ def backward_dot(
         label = _function_label(f, th, show_attrs, uses=len(ids))
         for did in ids:
             _node(dot, p + did, label, kind, th, _classes("function", ids))
+    if g.hidden:  # `truncated` left nodes out: one box says how many
+        more = (
+            _Label(th)
+            .title(f"… {g.hidden:,} more autograd nodes")
+            .small(
+                "not drawn: too many to lay out. Draw a smaller part (one layer's "
+                "output, a few steps) or pass collapse=False"
+            )
+        )
+        _node(dot, p + MORE_ID, more.html(), "constant", th, "more")
     shown = [g.tensors[tid] for tid in g.shown_tensors]
     for t in shown:
         ids = copies.get(t.id, [t.id])
@@ -496,6 +513,17 @@ def backward_dot(
 def drawn_nodes(g: Graph, show_saved: bool = True) -> int:
     """Nodes a backward drawing shows (before shared leaves are split)."""
     return len(g.functions) + len(g.shown_tensors) + (len(g.saved) * show_saved)
+
+
+def collapse_to_fit(g: Graph, show_saved: bool) -> Graph:
+    """`g`, or its part nearest the outputs when it is too large to lay out."""
+    split = drawn_nodes(g, show_saved) > SPLIT_SHARED_ABOVE
+    copies = sum(len(v) - 1 for v in g.split_ids().values()) if split else 0
+    total = drawn_nodes(g, show_saved) + copies
+    if total <= COLLAPSE_ABOVE:
+        return g
+    per_function = total / max(1, len(g.functions))
+    return truncated(g, int(COLLAPSE_TO / per_function))
 
 
 def _classes(base: str, ids: list[str]) -> str:

@@ -14,7 +14,14 @@ from typing import Any, Literal
 import graphviz
 
 from . import render
-from .dot import SPLIT_SHARED_ABOVE, THEMES, backward_dot, drawn_nodes, forward_dot
+from .dot import (
+    SPLIT_SHARED_ABOVE,
+    THEMES,
+    backward_dot,
+    collapse_to_fit,
+    drawn_nodes,
+    forward_dot,
+)
 from .graph import DEFAULT_MAX_NODES, Graph, build_graph, forward_view
 
 # Slide presets, in inches (Graphviz shrinks a larger drawing to fit).
@@ -45,6 +52,7 @@ class Options:
     id_prefix: str = ""
     compact: bool | None = None  # None: automatic, by node count
     split_shared: bool | None = None  # None: automatic, by node count
+    collapse: bool | None = None  # None: automatic, above dot.COLLAPSE_ABOVE
 
     def check(self) -> Options:
         if self.theme not in THEMES:
@@ -107,8 +115,11 @@ class Drawing:
         )
         if self.view == "forward":
             return forward_dot(forward_view(self.graph), **common)
+        graph = self.graph
+        if o.collapse is not False:
+            graph = collapse_to_fit(graph, o.show_saved)
         return backward_dot(
-            self.graph,
+            graph,
             show_saved=o.show_saved,
             show_attrs=o.show_attrs,
             split_shared=o.split_shared,
@@ -230,6 +241,7 @@ def backward_graph(
     id_prefix: str = "",
     compact: bool | None = None,
     split_shared: bool | None = None,
+    collapse: bool | None = None,
 ) -> Drawing:
     """Draw the graph autograd built behind ``outputs``.
 
@@ -255,6 +267,9 @@ def backward_graph(
     ``split_shared``: draw a leaf used by several nodes (a weight shared by the
     steps of a loop) once per use, marked "N uses", so the layout stays fast;
     None (default) turns it on above a few dozen nodes.
+    ``collapse``: a graph too large to lay out in seconds (thousands of
+    nodes) is drawn as its part nearest the outputs plus one box saying how
+    many nodes were left out; False draws everything (it may take minutes).
     Works for minigrad and torch tensors (viz never imports either).
     """
     return _drawing(
@@ -273,6 +288,7 @@ def backward_graph(
         id_prefix=id_prefix,
         compact=compact,
         split_shared=split_shared,
+        collapse=collapse,
     )
 
 

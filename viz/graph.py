@@ -131,6 +131,8 @@ class Graph:
     # id(node object) -> function id, for tools that meet the same node objects
     # again (the stepper); valid while those nodes are alive.
     node_ids: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
+    # autograd nodes left out by `truncated` (drawn as one "N more" box)
+    hidden: int = 0
 
     def use_of_edge(self) -> dict[str, str]:
         """Edge id -> the drawn id of the shared-leaf copy it points to.
@@ -142,7 +144,7 @@ class Graph:
         """
         users: dict[str, list[str]] = {}
         for e in self.edges:
-            if e.dst is not None and self.functions[e.dst].is_accumulate_grad:
+            if e.dst in self.functions and self.functions[e.dst].is_accumulate_grad:
                 srcs = users.setdefault(e.dst, [])
                 if e.src not in srcs:
                     srcs.append(e.src)
@@ -569,6 +571,50 @@ def build_graph(
             builder.refuse()
         todo.extend(n for n, _ in node.next_functions if n is not None)
     return builder.run(pairs)
+
+
+MORE_ID = "more"  # the box standing for the nodes `truncated` left out
+
+
+def truncated(g: Graph, keep: int) -> Graph:
+    """The ``keep`` grad_fn nodes nearest the outputs; the rest become one box.
+
+    Ids follow the breadth-first walk from the outputs, so the first ``keep``
+    are the last ops of the forward pass (the loss, the last layers, the last
+    steps of a loop). Edges into left-out nodes go to `MORE_ID`, and
+    ``hidden`` says how many nodes that box stands for. AccumulateGrad nodes
+    (and their leaves) are kept while a kept node uses them.
+    """
+    order = list(g.functions)
+    kept = set(order[:keep])
+    for e in g.edges:  # the leaves the kept ops read
+        if (
+            e.src in kept
+            and e.dst is not None
+            and g.functions[e.dst].is_accumulate_grad
+        ):
+            kept.add(e.dst)
+    if len(kept) == len(order):
+        return g
+    out = Graph(outputs=list(g.outputs), node_ids=g.node_ids)
+    out.functions = {fid: f for fid, f in g.functions.items() if fid in kept}
+    out.hidden = len(order) - len(kept)
+    for e in g.edges:
+        if e.src in kept:
+            dst = e.dst if e.dst is None or e.dst in kept else MORE_ID
+            out.edges.append(Edge(e.id, e.src, dst, e.input_nr, e.output_nr))
+    out.saved = {sid: s for sid, s in g.saved.items() if s.node in kept}
+    variables = {f.variable for f in out.functions.values()}
+    out.shown_tensors = [
+        tid
+        for tid in g.shown_tensors
+        if tid in variables
+        or g.tensors[tid].is_output
+        or (g.tensors[tid].producer or ("",))[0] in kept
+    ]
+    needed = set(out.shown_tensors) | {s.tensor for s in out.saved.values()}
+    out.tensors = {tid: t for tid, t in g.tensors.items() if tid in needed}
+    return out
 
 
 # ---------------------------------------------------------------- forward view

@@ -7,7 +7,8 @@ import re
 import pytest
 
 import viz
-from viz.graph import GraphTooLargeError, build_graph, edge_id
+from viz.dot import COLLAPSE_TO, backward_dot
+from viz.graph import MORE_ID, GraphTooLargeError, build_graph, edge_id, truncated
 
 
 def recurrent(t, steps: int):
@@ -99,3 +100,33 @@ def test_stepper_highlights_every_copy(minigrad):
         leaf = stepper.graph.functions[frame.node_id].variable
         assert set(copies[leaf]) <= set(lit["written"])
     assert set(copies[acc[0].node_id]) <= set(frames[-1].highlight()["done"])
+
+
+def test_truncated_keeps_the_part_nearest_the_outputs(framework):
+    w = framework.tensor([1.0, 2.0], requires_grad=True)
+    x = w
+    for _ in range(20):
+        x = (x * w).tanh()
+    g = build_graph(x, params={"w": w})
+    part = truncated(g, 5)
+    assert list(part.functions)[:5] == list(g.functions)[:5]
+    names = [f.name for f in part.functions.values()]
+    assert "AccumulateGrad" in names  # the kept Mul's weight is kept with it
+    assert part.hidden == len(g.functions) - len(part.functions) > 0
+    assert any(e.dst == MORE_ID for e in part.edges)
+    assert all(s.node in part.functions for s in part.saved.values())
+    src = backward_dot(part).source
+    assert f"… {part.hidden:,} more autograd nodes" in src
+    assert truncated(g, 10**6) is g
+
+
+def test_huge_graphs_collapse_with_a_note(framework):
+    w = framework.tensor([1.0, 2.0], requires_grad=True)
+    x = w
+    for _ in range(800):
+        x = (x * w).tanh()  # 1,601 grad_fn, 2,400 saved, 800 leaf copies
+    d = viz.backward_graph(x, params={"w": w}, max_nodes=10**5)
+    src = d.source
+    assert "more autograd nodes" in src and src.count("\t") < 3 * COLLAPSE_TO
+    full = viz.backward_graph(x, params={"w": w}, max_nodes=10**5, collapse=False)
+    assert "more autograd nodes" not in full.source
