@@ -324,8 +324,8 @@ class GraphTask:
         outs: Sequence = ()  # call: AccumulateGrad, or the node's formula
         if is_acc:
             if grads[0] is not None:
-                accumulate_into(node.variable, grads[0], self.graph)
-                record.accumulated(node.variable)
+                if accumulate_into(node.variable, grads[0], self.graph):
+                    record.accumulated(node.variable)
         elif grads[0] is not None or any(g is not None for g in grads):
             call = _call_in_anomaly_mode if grad_mode.state.anomaly else _call
             outs = call(node, grads, self.graph)

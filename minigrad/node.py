@@ -434,16 +434,22 @@ def _zeros_for(node: Node, output_nr: int, graph: bool) -> Any:
     return _wrap(zeros) if graph else zeros
 
 
-def accumulate_into(var: Any, g: Any, create_graph: bool) -> None:
-    """What AccumulateGrad does: ``var.grad = g`` the first time, ``+= g`` after.
+def accumulate_into(var: Any, g: Any, create_graph: bool) -> bool:
+    """What AccumulateGrad does: ``var.grad = g`` the first time, ``+= g`` after;
+    nothing for a leaf that stopped requiring grad since the forward (a frozen
+    weight), as PyTorch's AccumulateGrad, whose post-accumulate hooks still run.
+    Returns whether it accumulated.
 
     The first gradient goes into a fresh buffer laid out like the leaf (never
     shared with another gradient; row-major for a row-major leaf). With
     ``create_graph`` that is a recorded copy (CopyBackwards) and later ones add
     out of place (AddBackward0); otherwise later ones add in place, into the
     same ``.grad`` object, as PyTorch does."""
+    frozen = not var.requires_grad
     old = var._grad
-    if old is None:
+    if frozen:
+        pass  # its .grad stays as it was
+    elif old is None:
         order = "C" if var._data.flags.c_contiguous else "K"
         if isinstance(g, Tensor):  # create_graph: the copy is part of the graph
             shell = Tensor._make(np.empty(var._data.shape, var._data.dtype), False)
@@ -461,3 +467,4 @@ def accumulate_into(var: Any, g: Any, create_graph: bool) -> None:
         old._vc.value += 1
     for hook in (var._post_acc_hooks or {}).values():
         hook(var)
+    return not frozen
