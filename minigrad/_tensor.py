@@ -1481,7 +1481,9 @@ class Tensor:
         out._base, out._vc, out._view_version = base, self._vc, self._vc.value
         if self._multi_view is not None:  # a view of a split's output is one too
             out._multi_view = self._multi_view and grad_mode.state.enabled
-        if not grad_mode.state.enabled and (self.requires_grad or self._no_grad_view):
+        # made under no_grad: it requires grad as its base does (a view that was
+        # made a leaf by requires_grad_() does not pass that on)
+        if not grad_mode.state.enabled and (base.requires_grad or self._no_grad_view):
             out._no_grad_view = out._requires_grad = True
         return out
 

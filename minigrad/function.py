@@ -442,15 +442,17 @@ def _pack(ctx: Node, saved: list) -> None:
 def _check_inplace(t: Any) -> None:
     """PyTorch refuses in-place changes to leaves that require grad (and views of
     them) while recording, since their old value may be needed for backward."""
-    if t._grad_fn is None and t._requires_grad:
-        raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation."
-        )
+    if not t.requires_grad:
+        return
     base = t._base
-    if base is not None and base._grad_fn is None and base._requires_grad:
+    if base is not None and base.grad_fn is None:  # also a view made a leaf
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an "
             "in-place operation."
+        )
+    if t.grad_fn is None:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
         )
 
 
