@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 from dataclasses import dataclass
 
 import graphviz
@@ -170,15 +171,37 @@ class _Label:
         return f"<{table}{rows}</table>>"
 
 
-def _tensor_label(t: TensorInfo, theme: Theme, show_values: bool, uses: int = 1) -> str:
-    lab = _Label(theme).title(t.label)
+DETAILS = ("beginner", "expert")
+# PyTorch-internal saved attributes a beginner does not need (expert shows them)
+_INTERNAL_ATTR = re.compile(r".*_sym_(sizes|strides|storage_offset)$")
+# Enums PyTorch saves as integers (at::Reduction)
+_ENUMS = {"reduction": {"0": "'none'", "1": "'mean'", "2": "'sum'"}}
+
+
+def _shape_text(shape: tuple[int, ...] | None, expert: bool) -> str:
+    """``(2, 3)``; a 0-d tensor is "scalar" for a beginner (``()`` for experts)."""
+    return "scalar" if shape == () and not expert else shape_label(shape)
+
+
+def _tensor_label(
+    t: TensorInfo,
+    theme: Theme,
+    show_values: bool,
+    uses: int = 1,
+    expert: bool = True,
+) -> str:
+    """Beginners see ``_version`` on a non-leaf (changed in place by their
+    code), not on a parameter whose initialisation bumped it; an in-place
+    change after saving shows on the saved slot ("now v1, saved at v0")."""
+    title = t.name if t.name is not None else _shape_text(t.shape, expert)
+    lab = _Label(theme).title(title)
     _uses_badge(lab, uses)
     meta = []
     if t.name is not None and t.shape is not None:
-        meta.append(shape_label(t.shape))
+        meta.append(_shape_text(t.shape, expert))
     if t.dtype:
         meta.append(t.dtype)
-    if t.version:
+    if t.version and (expert or not t.is_leaf):
         meta.append(f"_version={t.version}")
     if meta:
         lab.small(" ".join(meta))
@@ -196,13 +219,30 @@ def _tensor_label(t: TensorInfo, theme: Theme, show_values: bool, uses: int = 1)
     return lab.html()
 
 
-def _attr_lines(f: FunctionInfo) -> list[str]:
-    items = [f"{k}={v}" for k, v in f.attrs.items()]
-    items += [f"metadata[{k!r}]={v}" for k, v in f.metadata.items()]
-    if len(items) > MAX_ATTR_LINES:
-        extra = len(items) - MAX_ATTR_LINES + 1
-        items = items[: MAX_ATTR_LINES - 1] + [f"(+{extra} more)"]
-    return items
+def _beginner_value(key: str, value: str) -> str:
+    """An enum by name, and an index PyTorch stores unsigned (-100 saved as
+    2**64 - 100) as the number the user wrote."""
+    if value in _ENUMS.get(key, {}):
+        return _ENUMS[key][value]
+    if value.isdigit() and int(value) >= 2**63:
+        return str(int(value) - 2**64)
+    return value
+
+
+def _attr_lines(f: FunctionInfo, expert: bool = True) -> list[str]:
+    if expert:  # everything PyTorch saved, at most MAX_ATTR_LINES
+        items = [f"{k}={v}" for k, v in f.attrs.items()]
+        items += [f"metadata[{k!r}]={v}" for k, v in f.metadata.items()]
+        if len(items) > MAX_ATTR_LINES:
+            extra = len(items) - MAX_ATTR_LINES + 1
+            items = items[: MAX_ATTR_LINES - 1] + [f"(+{extra} more)"]
+        return items
+    # beginner: no internals and no None (a slot PyTorch did not need to fill)
+    return [
+        f"{k}={_beginner_value(k, v)}"
+        for k, v in f.attrs.items()
+        if v != "None" and not _INTERNAL_ATTR.match(k)
+    ] + [f"metadata[{k!r}]={v}" for k, v in f.metadata.items()]
 
 
 def _uses_badge(lab: _Label, uses: int) -> None:
@@ -211,28 +251,39 @@ def _uses_badge(lab: _Label, uses: int) -> None:
 
 
 def _function_label(
-    f: FunctionInfo, theme: Theme, show_attrs: bool, uses: int = 1
+    f: FunctionInfo, theme: Theme, show_attrs: bool, uses: int = 1, expert: bool = True
 ) -> str:
     lab = _Label(theme).title(f.name)
     _uses_badge(lab, uses)
     if show_attrs:
-        for line in _attr_lines(f):
+        for line in _attr_lines(f, expert):
             lab.small(line)
     if f.hooks:
         lab.small(f"hooks: {f.hooks}")
     return lab.html()
 
 
-def _saved_label(s: SavedSlot, g: Graph, theme: Theme, show_values: bool) -> str:
+_STALE_OF = re.compile(r"which is (output \d+ of \w+)")
+
+
+def _saved_label(
+    s: SavedSlot, g: Graph, theme: Theme, show_values: bool, expert: bool = True
+) -> str:
     lab = _Label(theme).title(s.attr)
     if s.state == "freed":
         return lab.small("freed by backward()").html()
     if s.state == "stale":
-        lab.small(f"changed in place after saving (saved at v{s.saved_version})")
+        # which tensor (as PyTorch names it) and its version now vs when saved
+        m = _STALE_OF.search(s.detail)
+        if m:
+            lab.small(f"is {m.group(1)}")
+        now = "" if s.version_now is None else f"now v{s.version_now}, "
+        lab.small(f"changed in place after saving: {now}saved at v{s.saved_version}")
         return lab.html()
     t = g.tensors[s.tensor] if s.tensor else None
     if t is not None:
-        lab.small(f"{shape_label(t.shape)} {t.dtype} saved at v{s.saved_version}")
+        shape = _shape_text(t.shape, expert)
+        lab.small(f"{shape} {t.dtype} saved at v{s.saved_version}")
         if t.name is not None:
             lab.small(f"is {t.name}")
         if show_values and t.value:
@@ -381,6 +432,7 @@ def backward_dot(
     prefix: str = "",
     compact: bool | None = None,
     split_shared: bool | None = None,
+    detail: str = "beginner",
 ) -> graphviz.Digraph:
     """The backward graph: grad_fn nodes, AccumulateGrad, leaves, saved tensors.
 
@@ -411,10 +463,11 @@ def backward_dot(
                 k = copies[e.dst].index(use_of_edge[e.id])
                 tensor_copy[(e.src, leaf)] = copies[leaf][k]
     multi = g.multi_output()
+    expert = _is_expert(detail)
     for f in g.functions.values():
         kind = "accumulate" if f.is_accumulate_grad else "fn"
         ids = copies.get(f.id, [f.id])
-        label = _function_label(f, th, show_attrs, uses=len(ids))
+        label = _function_label(f, th, show_attrs, len(ids), expert)
         for did in ids:
             _node(dot, p + did, label, kind, th, _classes("function", ids))
     if g.hidden:  # `truncated` left nodes out: one box says how many
@@ -430,7 +483,7 @@ def backward_dot(
     shown = [g.tensors[tid] for tid in g.shown_tensors]
     for t in shown:
         ids = copies.get(t.id, [t.id])
-        label = _tensor_label(t, th, show_values, uses=len(ids))
+        label = _tensor_label(t, th, show_values, len(ids), expert)
         for did in ids:
             classes = _classes("tensor", ids)
             _node(dot, p + did, label, t.kind, th, classes, output=t.is_output)
@@ -480,7 +533,8 @@ def backward_dot(
             kind = "saved" if s.state == "ok" else f"saved-{s.state}"
             if kind not in kinds:
                 kinds.append(kind)
-            _node(dot, p + s.id, _saved_label(s, g, th, show_values), kind, th, "saved")
+            label = _saved_label(s, g, th, show_values, expert)
+            _node(dot, p + s.id, label, kind, th, "saved")
             _edge(
                 dot,
                 p + s.node,
@@ -508,6 +562,12 @@ def backward_dot(
     if legend:
         _legend(dot, _tensor_kinds(shown) + kinds, th, p, rankdir)
     return dot
+
+
+def _is_expert(detail: str) -> bool:
+    if detail not in DETAILS:
+        raise ValueError(f"detail must be one of {DETAILS}, not {detail!r}")
+    return detail == "expert"
 
 
 def drawn_nodes(g: Graph, show_saved: bool = True) -> int:
@@ -541,6 +601,7 @@ def forward_dot(
     size: str | None = None,
     prefix: str = "",
     compact: bool | None = None,
+    detail: str = "beginner",
 ) -> graphviz.Digraph:
     """The forward graph: tensors and the ops between them."""
     th = THEMES[theme]
@@ -551,7 +612,7 @@ def forward_dot(
     if compact:
         dot.attr(**FAST_LAYOUT["forward"])
     for t in fv.tensors:
-        label = _tensor_label(t, th, show_values)
+        label = _tensor_label(t, th, show_values, 1, _is_expert(detail))
         _node(dot, p + t.id, label, t.kind, th, "tensor", output=t.is_output)
     for op in fv.ops:
         label = _Label(th).title(op.op).small(op.name).html()

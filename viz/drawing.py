@@ -15,6 +15,7 @@ import graphviz
 
 from . import render
 from .dot import (
+    DETAILS,
     SPLIT_SHARED_ABOVE,
     THEMES,
     backward_dot,
@@ -53,6 +54,7 @@ class Options:
     compact: bool | None = None  # None: automatic, by node count
     split_shared: bool | None = None  # None: automatic, by node count
     collapse: bool | None = None  # None: automatic, above dot.COLLAPSE_ABOVE
+    detail: str = "beginner"  # or "expert": every attribute PyTorch saved
 
     def check(self) -> Options:
         if self.theme not in THEMES:
@@ -61,6 +63,8 @@ class Options:
             raise ValueError(f"rankdir must be one of {RANKDIRS}, not {self.rankdir!r}")
         if self.engine not in render.ENGINES:
             raise ValueError(f"engine must be one of {render.ENGINES}")
+        if self.detail not in DETAILS:
+            raise ValueError(f"detail must be one of {DETAILS}, not {self.detail!r}")
         _size_attr(self.size)
         return self
 
@@ -112,6 +116,7 @@ class Drawing:
             size=_size_attr(o.size),
             prefix=o.id_prefix,
             compact=o.compact,
+            detail=o.detail,
         )
         if self.view == "forward":
             return forward_dot(forward_view(self.graph), **common)
@@ -242,6 +247,7 @@ def backward_graph(
     compact: bool | None = None,
     split_shared: bool | None = None,
     collapse: bool | None = None,
+    detail: str = "beginner",
 ) -> Drawing:
     """Draw the graph autograd built behind ``outputs``.
 
@@ -270,6 +276,11 @@ def backward_graph(
     ``collapse``: a graph too large to lay out in seconds (thousands of
     nodes) is drawn as its part nearest the outputs plus one box saying how
     many nodes were left out; False draws everything (it may take minutes).
+    ``detail``: "beginner" (default) hides PyTorch internals (``*_sym_sizes``,
+    ``*_sym_strides``, slots left None), prints enums by name
+    (``reduction='mean'``, ``ignore_index=-100``), "scalar" for 0-d tensors
+    and ``_version`` only where an in-place change explains it; "expert"
+    shows everything PyTorch saved as it is.
     Works for minigrad and torch tensors (viz never imports either).
     """
     return _drawing(
@@ -289,6 +300,7 @@ def backward_graph(
         compact=compact,
         split_shared=split_shared,
         collapse=collapse,
+        detail=detail,
     )
 
 
@@ -304,6 +316,7 @@ def forward_graph(
     max_nodes: int = DEFAULT_MAX_NODES,
     id_prefix: str = "",
     compact: bool | None = None,
+    detail: str = "beginner",
 ) -> Drawing:
     """Draw the computation as written: tensors and the ops between them.
 
@@ -327,4 +340,5 @@ def forward_graph(
         engine=engine,
         id_prefix=id_prefix,
         compact=compact,
+        detail=detail,
     )

@@ -77,6 +77,7 @@ class SavedSlot:
     tensor: str | None  # TensorInfo id; None when it can no longer be read
     state: str = "ok"  # "ok", "freed" (after backward) or "stale" (in-place)
     saved_version: int | None = None
+    version_now: int | None = None  # stale slots: the tensor's version today
     detail: str = ""  # error text for freed / stale slots
 
     @property
@@ -518,6 +519,7 @@ class _Builder:
             m = _VERSION_RE.search(str(exc))
             if m:
                 s.state, s.saved_version = "stale", int(m.group(2))
+                s.version_now = int(m.group(1))
             else:
                 s.state = "freed"
         self.g.saved[sid] = s

@@ -53,7 +53,9 @@ def test_leaves_are_green_in_both_views(framework, seeds, theme):
 
 def test_backward_labels(framework, seeds):
     loss, params = seeds["seed2"](framework)
-    d = viz.backward_graph(loss, params={"w1": params["w1"], "input": params["input"]})
+    named = {"w1": params["w1"], "input": params["input"]}
+    # everything PyTorch saved, as printed before beginner labels existed
+    d = viz.backward_graph(loss, params=named, detail="expert")
     src = d.source
     for text in [
         "MeanBackward0",
