@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import function, grad_mode
+from ._dtype import from_numpy_dtype
 from .node import (
     AccumulateGrad,
     Node,
@@ -188,8 +189,26 @@ def _run_hooks(hooks: Any, grad: Any, graph: bool, record: _Silent) -> Any:
         out = hook(_wrap(grad))
         record.hook("tensor", hook)
         if out is not None:
+            _check_hook_result(hook, grad, out)
             grad = out if graph else _unwrap(out)
     return grad
+
+
+def _check_hook_result(hook: Any, grad: Any, out: Any) -> None:
+    """A tensor hook may replace the gradient only by a Tensor of its dtype and
+    size (PyTorch's check_variable_result)."""
+    if not isinstance(out, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
+    name = getattr(hook, "__name__", "<unknown>")
+    data = _unwrap(grad)
+    if out._data.dtype != data.dtype:
+        was = from_numpy_dtype(data.dtype)._legacy
+        raise RuntimeError(
+            f"hook '{name}' has changed the type of value (was minigrad.{was} got "
+            f"minigrad.{out.dtype._legacy})"
+        )
+    if out._data.shape != data.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
 
 
 running: list[GraphTask] = []  # the backward passes under way, innermost last
