@@ -24,6 +24,7 @@ from typing import Any
 
 from .drawing import Drawing, Options
 from .graph import Graph, build_graph, edge_id, node_name, value_preview
+from .torch_engine import TorchBackwardSteps, is_torch_tensor
 
 _instances = itertools.count()
 
@@ -44,6 +45,7 @@ class Frame:
     retained: list[tuple[str, Any]] = field(default_factory=list)  # non-leaf, .grad
     released: list[str] = field(default_factory=list)  # "_saved_self", ...
     error: str | None = None  # the error this node raised, worded by the engine
+    note: str | None = None  # e.g. PyTorch's order here was not predictable
     # what to highlight, as drawing ids
     flow: list[str] = field(default_factory=list)  # edges gradients flowed along
     ready_ids: list[str] = field(default_factory=list)
@@ -86,14 +88,14 @@ class Frame:
 
 def _engine_of(tensor: Any) -> Any:
     """The autograd package a tensor belongs to, if it can be stepped."""
+    if is_torch_tensor(tensor):  # PyTorch's engine, gated node by node
+        return TorchBackwardSteps
     package = sys.modules.get(type(tensor).__module__.split(".")[0])
     steps = getattr(getattr(package, "autograd", None), "backward_steps", None)
     if steps is None:
         raise TypeError(
-            f"BackwardStepper needs minigrad tensors; got {type(tensor).__module__}."
-            f"{type(tensor).__qualname__}. PyTorch's C++ engine cannot be paused "
-            "between nodes: run the same code with `import minigrad as torch` to "
-            "step it (viz.backward_graph draws torch graphs too)."
+            "BackwardStepper needs minigrad or torch tensors; got "
+            f"{type(tensor).__module__}.{type(tensor).__qualname__}."
         )
     return steps
 
@@ -104,6 +106,9 @@ class BackwardStepper:
     ``params``: dict name -> tensor naming the leaves in the drawing and panel.
     ``gradient``: as in ``backward(gradient)``, for non-scalar outputs.
     ``retain_graph``: keep saved tensors after the pass (default False).
+    ``create_graph``, ``inputs``: as in ``backward()``. ``autograd_grad=True``
+    steps ``autograd.grad(outputs, inputs, gradient, ...)`` instead (torch
+    tensors); its result is `result` once the pass is over.
     Other keyword arguments go to the drawing (``theme``, ``rankdir``...).
     In Jupyter the stepper shows itself as a widget (see `widget()`).
     """
@@ -114,6 +119,9 @@ class BackwardStepper:
         params: Any = None,
         gradient: Any = None,
         retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs: Any = None,
+        autograd_grad: bool = False,
         **drawing_options: Any,
     ) -> None:
         if not outputs:
@@ -126,7 +134,10 @@ class BackwardStepper:
         options = Options(id_prefix=prefix, **drawing_options)
         self.drawing = Drawing(self.graph, "backward", options)
         self.forward_drawing = Drawing(self.graph, "forward", options)
-        self._task = backward_steps(targets, gradient, retain_graph)
+        pass_options = {"create_graph": create_graph, "inputs": inputs}
+        if autograd_grad:  # only PyTorch's engine steps autograd.grad
+            pass_options["autograd_grad"] = True
+        self._task = backward_steps(targets, gradient, retain_graph, **pass_options)
         self._outputs = targets  # keeps the graph's nodes (and their ids) alive
         self.frames: list[Frame] = []
         self.position = 0  # frames shown: 0 = before the first node ran
@@ -156,6 +167,11 @@ class BackwardStepper:
     def total(self) -> int:
         """Nodes in the drawing that backward may run (an upper bound)."""
         return len(self.graph.functions)
+
+    @property
+    def result(self) -> Any:
+        """What ``autograd.grad`` returned (``autograd_grad=True``, pass over)."""
+        return getattr(self._task, "result", None)
 
     @property
     def current(self) -> Frame | None:
@@ -203,6 +219,12 @@ class BackwardStepper:
         self.position = len(self.frames)
         self._changed()
         return self.frames
+
+    def close(self) -> None:
+        """Stop a pass under way: PyTorch's worker aborts and unhooks the graph."""
+        close = getattr(self._task, "close", None)
+        if close is not None:
+            close()
 
     def _execute(self) -> None:
         """Run exactly one engine node and record its frame."""
@@ -256,6 +278,7 @@ class BackwardStepper:
         for tensor, grad in ev.retained:
             frame.retained.append((_tensor_label(tensor, self.graph), grad))
         frame.released = [f"_saved_{n}" for n in ev.released]
+        frame.note = getattr(ev, "note", None)
         return frame
 
     def _changed(self) -> None:
@@ -314,6 +337,8 @@ class BackwardStepper:
                 rows.append(("freed", ", ".join(frame.released)))
             if frame.error:
                 rows.append(("error", frame.error))
+            if frame.note:
+                rows.append(("note", frame.note))
         title = info.name
         if frame is not None and frame.node_id == fid:
             title = f"Step {frame.index + 1}: {info.name}"
@@ -342,6 +367,8 @@ class BackwardStepper:
             from .widgets.stepper_widget import StepperWidget
 
             self._widget = StepperWidget(self)
+            # a closed widget (its comm gone) stops a pass under way
+            self._widget.observe(lambda c: c["new"] is None and self.close(), "comm")
         return self._widget
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
