@@ -500,6 +500,8 @@ def _hook_nodes(handoff: _Handoff, nodes: list) -> list:
 
     def pre(node: Any) -> Any:
         def pre_hook(grad_outputs: tuple) -> None:
+            if threading.current_thread() is not handoff.thread:
+                return  # another pass on this graph (e.g. the user's own)
             record = handoff.record
             record["node"] = node
             record["grads_in"] = tuple(_snapshot(g) for g in grad_outputs)
@@ -512,6 +514,8 @@ def _hook_nodes(handoff: _Handoff, nodes: list) -> list:
         variable = getattr(node, "variable", None)
 
         def post_hook(grad_inputs: tuple, grad_outputs: tuple) -> None:
+            if threading.current_thread() is not handoff.thread:
+                return  # another pass on this graph (e.g. the user's own)
             record = handoff.record
             record["grads_out"] = tuple(_snapshot(g) for g in grad_inputs)
             if variable is not None and grad_outputs[0] is not None:
@@ -538,6 +542,8 @@ def _hook_tensors(handoff: _Handoff, hooked: list, watched: list) -> list:
 
     def observer(t: Any, capture: tuple | None) -> Any:
         def tensor_hook(grad: Any) -> None:
+            if threading.current_thread() is not handoff.thread:
+                return  # another pass on this graph (e.g. the user's own)
             record = handoff.record
             for key, h in list(t._backward_hooks.items()):
                 if key not in own:

@@ -344,6 +344,16 @@ def test_stopping_mid_way_ends_the_worker_and_unhooks(how: str) -> None:
     assert graph_is_freed(refs)
 
 
+def test_a_plain_backward_mid_way_is_not_gated() -> None:
+    loss, params = seed(torch)
+    stepper = BackwardStepper(loss, params=params, retain_graph=True)
+    stepper.goto(2)
+    loss.backward(retain_graph=True)  # on this thread: the stepper's hooks stand by
+    assert params["w1"].grad.item() == 28.0
+    stepper.run_all()
+    assert params["w1"].grad.item() == 56.0 and no_worker_left()
+
+
 def test_an_exception_in_a_user_hook_ends_the_pass_on_its_frame() -> None:
     loss, params = hooked(torch)
 
