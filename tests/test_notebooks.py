@@ -46,13 +46,49 @@ def python3_kernel(tmp_path_factory: pytest.TempPathFactory):
         os.environ["JUPYTER_PATH"] = old
 
 
+# Run in the kernel after the last cell: every live stepper widget (one is made
+# only when a stepper is displayed), with the frame it shows, then the error its
+# pass ends with when a student clicks "Run to end" (None if it runs through).
+STEPPER_PROBE = """
+import json as _json
+from ipywidgets.widgets import widget as _widget
+_shown = {}
+for _id, _w in list(_widget._instances.items()):
+    _s = getattr(_w, "stepper", None)
+    if _s is not None and hasattr(_s, "position"):
+        _shown[_id] = {"position": _s.position}
+        _s.run_all()
+        _shown[_id]["error"] = _s.error
+print("STEPPERS " + _json.dumps(_shown))
+"""
+
+# Steppers a lesson displays on purpose to show a pass that fails.
+FAILING_ON_PURPOSE = {"03_backward_step_by_step": 1}
+
+
+def _displayed_widgets(nb) -> list[str]:
+    """Model ids of the widgets shown in the executed cells' outputs."""
+    ids = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            view = out.get("data", {}).get("application/vnd.jupyter.widget-view+json")
+            if view:
+                ids.append(view["model_id"])
+    return ids
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_notebook_runs(path: Path, python3_kernel: str, tmp_path: Path) -> None:
+    """Run All works, and leaves every stepper the lesson shows at frame 0
+    (export and demonstration cells use steppers of their own)."""
+    import json
+
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
     nb = nbformat.read(path, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(STEPPER_PROBE))
     client = NotebookClient(
         nb,
         timeout=300,
@@ -63,6 +99,17 @@ def test_notebook_runs(path: Path, python3_kernel: str, tmp_path: Path) -> None:
         client.execute()
     except CellExecutionError as e:
         pytest.fail(f"{path.name}: a cell failed\n{e}", pytrace=False)
+
+    probe = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    steppers = json.loads(probe.split("STEPPERS ", 1)[1])
+    shown = _displayed_widgets(nb)
+    moved = {i: s["position"] for i, s in steppers.items() if s["position"] != 0}
+    assert not moved, f"{path.name}: steppers not at frame 0 after Run All: {moved}"
+    assert set(steppers) <= set(shown), "a stepper widget was made but not shown"
+    failing = [s["error"] for s in steppers.values() if s["error"]]
+    assert len(failing) == FAILING_ON_PURPOSE.get(path.stem, 0), (
+        f"{path.name}: stepping the shown steppers to the end fails: {failing}"
+    )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
