@@ -168,12 +168,21 @@ def test_order_and_grads_are_pytorchs_at_every_step(program: str) -> None:
     assert stepper.done and stepper.error is None and no_worker_left()
 
 
-@pytest.mark.parametrize("program", PROGRAMS)
-def test_frames_equal_minigrads(program: str) -> None:
-    ours, _, _ = stepped(PROGRAMS[program])
-    loss, params = PROGRAMS[program](minigrad)
-    theirs = BackwardStepper(loss, params=params)
-    theirs.run_all()
+def two_outputs(lib: Any) -> tuple[Any, dict]:
+    a = leaf(lib, [1.0, 2.0])
+    return ((a * 2).sum(), (a * a).sum()), {"a": a}
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("program", {**PROGRAMS, "two outputs": two_outputs})
+def test_frames_equal_minigrads(program: str, create_graph: bool) -> None:
+    options = {"create_graph": True} if create_graph else {}
+    with warnings.catch_warnings():  # both warn about create_graph's cycle
+        warnings.simplefilter("ignore")
+        ours, _, _ = stepped(PROGRAMS.get(program, two_outputs), **options)
+        loss, params = PROGRAMS.get(program, two_outputs)(minigrad)
+        theirs = BackwardStepper(loss, params=params, **options)
+        theirs.run_all()
     assert len(ours.frames) == len(theirs.frames)
     ties_after = 0
     for f, g in zip(ours.frames, theirs.frames):
@@ -329,7 +338,10 @@ def test_stopping_mid_way_ends_the_worker_and_unhooks(how: str) -> None:
         stepper.close()
     elif how == "widget":
         pytest.importorskip("anywidget")
-        stepper.widget().close()
+        widget = stepper.widget()
+        widget.next_button.click()  # the widget's Next runs PyTorch's next node
+        assert stepper.step == 4 and not widget.errors.value
+        widget.close()
     elif how == "garbage":
         del stepper
     assert no_worker_left()
