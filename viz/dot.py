@@ -135,9 +135,16 @@ MAX_ATTR_LINES = 5
 # ------------------------------------------------------------------- labels
 
 
+# Control characters (Graphviz rejects most of them) and lone surrogates
+# (not encodable as UTF-8): shown as Python escapes, ``\x07``, ``\ud800``.
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
+
+
 def esc(text: object) -> str:
-    """Escape text for an HTML-like label: ``<``, ``>``, ``&`` and quotes."""
-    return html.escape(str(text), quote=True)
+    """Escape text for an HTML-like label: ``<``, ``>``, ``&``, quotes, and
+    control characters or lone surrogates (written as ``\x07``, ``\ud800``)."""
+    text = _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], str(text))
+    return html.escape(text, quote=True).replace("\n", " ").replace("\t", " ")
 
 
 class _Label:

@@ -32,6 +32,7 @@ SIZES: dict[str, tuple[float, float]] = {
     "half-slide": (6.5, 7.5),  # one column of a two-column slide
 }
 DEFAULT_DPI = 150
+DPI_RANGE = (10, 600)  # 600 dpi is print quality; more only makes huge files
 FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot"}
 RANKDIRS = ("TB", "LR", "BT", "RL")
 
@@ -81,6 +82,30 @@ def _size_attr(size: Size) -> str | None:
     if not (w > 0 and h > 0):
         raise ValueError(f"size must be positive, got {size!r}")
     return f"{w:g},{h:g}"
+
+
+def check_dpi(dpi: float | None) -> float | None:
+    """``dpi`` itself, or ValueError when it is outside `DPI_RANGE`."""
+    low, high = DPI_RANGE
+    if dpi is not None and not (low <= dpi <= high):
+        raise ValueError(f"dpi must be between {low} and {high}, got {dpi!r}")
+    return dpi
+
+
+def check_parent(path: Path) -> Path:
+    """``path``, once its folder is known to exist (nothing is created)."""
+    parent = path.parent
+    for folder in (parent, *parent.parents):
+        if folder.exists() and not folder.is_dir():
+            raise NotADirectoryError(
+                f"cannot write {str(path)!r}: {str(folder)!r} is a file, not a folder"
+            )
+    if not parent.is_dir():
+        raise FileNotFoundError(
+            f"cannot write {str(path)!r}: the folder {str(parent)!r} does not "
+            "exist (create it first)"
+        )
+    return path
 
 
 class Drawing:
@@ -176,7 +201,8 @@ class Drawing:
         ``dpi`` for PNG (default 150); the legend is on unless ``legend=False``.
         Returns the path written.
         """
-        path = Path(path)
+        path = check_parent(Path(path))
+        check_dpi(dpi)
         fmt = FORMATS.get(path.suffix.lower())
         if fmt is None:
             raise ValueError(
@@ -200,7 +226,6 @@ class Drawing:
             data = render.png(source, opts.engine, dpi or DEFAULT_DPI)
         else:
             data = render.pdf(source, opts.engine)
-        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
         return path
 

@@ -27,6 +27,8 @@ import io
 import json
 import os
 import re
+import sys
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -36,7 +38,7 @@ from graphviz.quoting import quote
 
 from . import render
 from .dot import THEMES, Theme
-from .drawing import DEFAULT_DPI, Size
+from .drawing import DEFAULT_DPI, Size, check_dpi, check_parent
 from .widgets.roles import role_legend_html
 
 if TYPE_CHECKING:
@@ -48,6 +50,8 @@ FRAME_FORMATS = ("png", "svg")
 FORMATS = ("html", "pdf", "gif", *FRAME_FORMATS)
 # The order roles are painted in; later ones win, as in the CSS file.
 ROLES = ("done", "ready", "running", "flow", "written", "error")
+MAX_RASTER_FRAMES = 150  # GIF / PNG / SVG frames: each is a layout and a file
+PROGRESS_ABOVE = 10  # frames: longer exports say how far they are
 GIF_DPI = 96  # screen resolution: GIFs are for web pages and slides
 CAPTION_PT = 26.0  # the strip above each PDF page holding "Step 3: MulBackward0"
 
@@ -63,6 +67,8 @@ def save(
     view: str = "backward",
     legend: bool | None = None,
     frame_ms: int = 800,
+    max_frames: int = MAX_RASTER_FRAMES,
+    progress: bool | None = None,
 ) -> Path:
     """Write the stepper's frames; see the module docstring. Returns ``path``.
 
@@ -70,8 +76,13 @@ def save(
     extension. "png" and "svg" write a folder of numbered frames.
     ``theme``/``size``/``legend`` as in `Drawing.save`; ``dpi`` for PNG/GIF;
     ``view``: "backward" or "forward"; ``frame_ms``: GIF delay per frame.
+    ``max_frames``: a GIF or a folder of frames with more frames is refused
+    (each frame is a layout and a picture: minutes and megabytes); the PDF and
+    HTML exports have no limit. ``progress``: print "frame k of n" on stderr
+    (None: when there are more than a few frames to render).
     """
-    path = Path(path)
+    path = check_parent(Path(path))
+    check_dpi(dpi)
     fmt = _format_of(path, fmt)
     if view not in ("backward", "forward"):
         raise ValueError(f"view must be 'backward' or 'forward', not {view!r}")
@@ -82,6 +93,16 @@ def save(
     opts = drawing._resolved(export=True, theme=theme, size=size, legend=legend)
     digraph = drawing._digraph(opts)
     frames = [{}] + [f.highlight(view) for f in stepper.frames]
+    if fmt in ("gif", *FRAME_FORMATS) and len(frames) > max_frames:
+        raise ValueError(
+            f"this pass has {len(frames)} frames: a {fmt.upper()} export of more "
+            f"than {max_frames} frames takes minutes and many megabytes. Export a "
+            "PDF or the HTML page instead (one layout for every step), or pass "
+            f"max_frames={len(frames)}"
+        )
+    if progress is None:
+        progress = len(frames) > PROGRESS_ABOVE and fmt != "html"
+    report = _Progress(len(frames)) if progress else None
 
     if fmt == "html":
         svg = drawing._svg_for(opts)
@@ -99,6 +120,8 @@ def save(
         # One engine process per frame; they run in parallel (the threads only
         # wait on subprocesses, so the GIL is no obstacle).
         sources = [source(k) for k in range(len(frames))]
+        if report is not None:
+            run = report.wrap(run)
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
             return list(pool.map(run, sources))
 
@@ -118,6 +141,25 @@ def save(
 
 
 # ------------------------------------------------------------------ helpers
+class _Progress:
+    """ "frame k of n" on one stderr line, as frames finish (from any thread)."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done = total, 0
+        self.lock = threading.Lock()
+
+    def wrap(self, run: Callable[[str], Any]) -> Callable[[str], Any]:
+        def counted(source: str) -> Any:
+            result = run(source)
+            with self.lock:
+                self.done += 1
+                end = "\n" if self.done == self.total else ""
+                print(f"\rframe {self.done} of {self.total}", end=end, file=sys.stderr)
+            return result
+
+        return counted
+
+
 def _format_of(path: Path, fmt: str | None) -> str:
     if fmt is not None:
         fmt = fmt.lower().lstrip(".")
@@ -161,13 +203,14 @@ def _title(stepper: BackwardStepper, k: int) -> str:
 
 
 def _write(path: Path, data: bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
     return path
 
 
 def _write_frames(folder: Path, pages: list[bytes], ext: str) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(f"{str(folder)!r} is a file: frames need a folder")
+    folder.mkdir(exist_ok=True)  # the frames' own folder; its parent must exist
     for old in folder.glob(f"frame_*.{ext}"):  # a shorter pass must not leave extras
         old.unlink()
     for k, data in enumerate(pages):
