@@ -84,6 +84,7 @@ def demo(outdir: Path) -> list[Path]:
     fw = framework()
     print(f"building the seed graphs with {fw.__name__}")
     written = []
+    outdir.mkdir(parents=True, exist_ok=True)  # (Drawing.save creates no folder)
     for name, (output, params) in seed_graphs(fw).items():
         for view, draw in (("backward", backward_graph), ("forward", forward_graph)):
             drawing = draw(output, params=params)
