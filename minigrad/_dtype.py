@@ -10,15 +10,23 @@ import numpy as np
 class dtype:  # noqa: N801 - PyTorch's spelling
     """A tensor element type, e.g. ``minigrad.float32``."""
 
-    __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "_legacy")
+    __slots__ = (
+        "name", "np", "is_floating_point", "is_signed", "itemsize", "_legacy", "_cpp"
+    )  # fmt: skip
 
-    def __init__(self, name: str, np_type: type, legacy: str) -> None:
+    def __init__(self, name: str, np_type: type, legacy: str, cpp: str) -> None:
         self.name = name
         self.np = np.dtype(np_type)
         self.is_floating_point = self.np.kind == "f"
         self.is_signed = self.np.kind in "fi"
         self.itemsize = self.np.itemsize
         self._legacy = legacy  # the old tensor-type name used in error messages
+        self._cpp = cpp  # the C++ type name some of PyTorch's messages print
+
+    @property
+    def _scalar_type(self) -> str:
+        """``Float``, ``Long``...: the name PyTorch's ScalarType prints."""
+        return self._legacy.removesuffix("Tensor")
 
     def __repr__(self) -> str:
         return f"minigrad.{self.name}"
@@ -27,15 +35,15 @@ class dtype:  # noqa: N801 - PyTorch's spelling
         return self.name
 
 
-float16 = half = dtype("float16", np.float16, "HalfTensor")
-float32 = float = dtype("float32", np.float32, "FloatTensor")  # noqa: A001
-float64 = double = dtype("float64", np.float64, "DoubleTensor")
-int8 = dtype("int8", np.int8, "CharTensor")
-uint8 = dtype("uint8", np.uint8, "ByteTensor")
-int16 = short = dtype("int16", np.int16, "ShortTensor")
-int32 = int = dtype("int32", np.int32, "IntTensor")  # noqa: A001
-int64 = long = dtype("int64", np.int64, "LongTensor")
-bool = dtype("bool", np.bool_, "BoolTensor")  # noqa: A001
+float16 = half = dtype("float16", np.float16, "HalfTensor", "c10::Half")
+float32 = float = dtype("float32", np.float32, "FloatTensor", "float")  # noqa: A001
+float64 = double = dtype("float64", np.float64, "DoubleTensor", "double")
+int8 = dtype("int8", np.int8, "CharTensor", "signed char")
+uint8 = dtype("uint8", np.uint8, "ByteTensor", "unsigned char")
+int16 = short = dtype("int16", np.int16, "ShortTensor", "short int")
+int32 = int = dtype("int32", np.int32, "IntTensor", "int")  # noqa: A001
+int64 = long = dtype("int64", np.int64, "LongTensor", "long int")
+bool = dtype("bool", np.bool_, "BoolTensor", "bool")  # noqa: A001
 
 ALL = (float16, float32, float64, int8, uint8, int16, int32, int64, bool)
 _BY_NP = {d.np: d for d in ALL}

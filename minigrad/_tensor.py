@@ -227,8 +227,25 @@ class Tensor:
                     f"assigned grad expected to be a Tensor or None but got grad of "
                     f"type {type(value).__name__}"
                 )
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
+            if value.dtype is not self.dtype:  # (PyTorch 2.13's grad_dtype default)
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype "
+                    f"'{value.dtype._cpp}' to a tensor with grad_dtype "
+                    f"'{self.dtype._scalar_type}'. The gradient must match the "
+                    "tensor's grad_dtype (defaults to the tensor's dtype). You can "
+                    "set the tensor's grad_dtype attribute with a specific dtype, or "
+                    "None to allow any dtype. Set grad_dtype with caution. Diverging "
+                    "the dtypes of a tensor and its gradient may break downstream "
+                    "systems that assume they match."
+                )
             if value.shape != self.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' "
+                    f"to a tensor of size '{list(self.shape)}'. Please ensure that "
+                    "the gradient and the tensor are the same size"
+                )
         self._grad = value
 
     @grad.deleter

@@ -16,15 +16,9 @@ def element_strides(x: np.ndarray) -> tuple[int, ...]:
 
 
 # PyTorch's matrix products do not promote dtypes; each kernel words the error
-# in its own way, with C++ type names.
-_CPP = {"float64": "double", "float32": "float", "float16": "c10::Half",
-        "int64": "long int", "int32": "int", "int16": "short int",
-        "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}  # fmt: skip
-
-
+# in its own way, with ScalarType or C++ type names.
 def _scalar_type(x: np.ndarray) -> str:
-    """``Float``, ``Double``... as PyTorch's ScalarType prints."""
-    return from_numpy_dtype(x.dtype)._legacy.replace("Tensor", "")
+    return from_numpy_dtype(x.dtype)._scalar_type
 
 
 def _same_dtype(kind: str, x: np.ndarray, y: np.ndarray) -> None:
@@ -41,7 +35,7 @@ def _same_dtype(kind: str, x: np.ndarray, y: np.ndarray) -> None:
     elif kind == "mm":
         msg = (
             "expected m1 and m2 to have the same dtype, but got: "
-            f"{_CPP[x.dtype.name]} != {_CPP[y.dtype.name]}"
+            f"{from_numpy_dtype(x.dtype)._cpp} != {from_numpy_dtype(y.dtype)._cpp}"
         )
     else:
         msg = f"expected scalar type {_scalar_type(x)} but found {_scalar_type(y)}"

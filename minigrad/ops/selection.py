@@ -17,18 +17,6 @@ from .._dtype import from_numpy_dtype, result_type
 from ..node import register
 from ._common import BinaryOp, Op, _as_tensor, binary_out, broadcast_shape, constant
 
-# the C++ type names PyTorch prints for a mask of the wrong dtype
-_CPP_NAMES = {
-    "int64": "long int",
-    "int32": "int",
-    "int16": "short int",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-    "float32": "float",
-    "float64": "double",
-    "float16": "c10::Half",
-}
-
 
 def _tensor(x: Any) -> Any:
     return _as_tensor(x)
@@ -74,7 +62,7 @@ def _check_mask(mask: Any) -> np.ndarray:
     if m.dtype != np.bool_:
         raise RuntimeError(
             "masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{_CPP_NAMES.get(m.dtype.name, m.dtype.name)}"
+            f"{from_numpy_dtype(m.dtype)._cpp}"
         )
     return m
 
