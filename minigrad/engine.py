@@ -497,6 +497,13 @@ def _make_grads(outputs: Sequence[Any], grads: Sequence[Any], graph: bool) -> li
     return result
 
 
+def _check_counts(outputs: list, grads: list) -> None:
+    """PyTorch pairs outputs with gradients (extra gradients are dropped), then
+    its engine wants one gradient per output."""
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+
+
 def _tensors(x: Any) -> list:
     if x is None:
         return []
@@ -554,17 +561,13 @@ def backward_steps(
     grads = (
         _tensors(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
     )
-    if len(grads) != len(outputs):
-        raise RuntimeError(
-            f"grad_tensors should have the same length as tensors: got {len(grads)} "
-            f"and {len(outputs)}"
-        )
     if retain_graph is None:
         retain_graph = create_graph
     input_list = _tensors(inputs)
     if inputs is not None and not input_list:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     root_grads = _make_grads(outputs, grads, create_graph)  # checked first
+    _check_counts(outputs, root_grads)
     roots = _root_edges(outputs)
     edges = _input_edges(input_list, False) if input_list else None
     return GraphTask(roots, root_grads, retain_graph, create_graph, edges, True)
@@ -619,12 +622,15 @@ def grad(
         raise TypeError("'NoneType' object is not iterable")
     outs = _tensors(outputs)
     ins = _tensors(inputs)
+    if not ins:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _tensors(grad_outputs) if grad_outputs is not None else [None] * len(outs)
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:
         allow_unused = materialize_grads
     root_grads = _make_grads(outs, grads, create_graph)  # checked first
+    _check_counts(outs, root_grads)
     roots = _root_edges(outs)
     edges = _input_edges(ins, True)
     task = GraphTask(roots, root_grads, retain_graph, create_graph, edges, False)
