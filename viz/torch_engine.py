@@ -22,7 +22,9 @@ Differences from stepping minigrad, by construction:
 - Hooks a user put on a node (``register_hook``/``register_prehook``) run in
   their place, but PyTorch does not expose them, so events do not list them.
   Tensor hooks are listed for tensors still alive (found once, at the start).
-- Argument errors (``backward()``'s checks) are raised by the first ``next()``.
+- The pass starts when the task is made (PyTorch checks the arguments and
+  raises at once, as minigrad does) and waits in a tensor hook put first on
+  the outputs, so nothing of the first node runs before the first ``next()``.
 
 The worker always ends: at the end of the pass, on an error (kept in PyTorch's
 words and raised by ``next()``), or when `close()` (or garbage collection of
@@ -294,6 +296,11 @@ class TorchBackwardSteps:
         )
         self._handoff.thread = self._worker
         weakref.finalize(self, self._handoff.abort)
+        # PyTorch checks the arguments, then waits before the first node
+        self._turn()
+        if "error" in self._handoff.record:
+            self._finish()
+            raise self._handoff.record["error"]
 
     # ------------------------------------------------------------ the queue
     def _executes(self, node: Any) -> bool:
@@ -470,7 +477,9 @@ def _run_pass(
     handles = []
     try:
         handles += _hook_nodes(handoff, nodes)
-        handles += _hook_tensors(handoff, hooked, watched)
+        own: set[int] = set()  # our tensor hooks' keys, not listed as the user's
+        handles += _hook_start(handoff, outputs, own)
+        handles += _hook_tensors(handoff, hooked, watched, own)
         if autograd_grad:
             handoff.result = torch.autograd.grad(
                 outputs, inputs, grad_tensors, retain_graph, create_graph
@@ -533,12 +542,38 @@ def _hook_nodes(handoff: _Handoff, nodes: list) -> list:
     return handles
 
 
-def _hook_tensors(handoff: _Handoff, hooked: list, watched: list) -> list:
+def _hook_start(handoff: _Handoff, outputs: list, own: set[int]) -> list:
+    """A tensor hook put first on every output: the pass waits there, before
+    anything of the first node (its tensor hooks included) has run."""
+    started = []
+
+    def start_gate(_grad: Any) -> None:
+        if threading.current_thread() is handoff.thread and not started:
+            started.append(True)
+            handoff.wait_turn()
+
+    handles = []
+    for t in dict.fromkeys(t for t in outputs if t.requires_grad):
+        handle = t.register_hook(start_gate)
+        # first in the dict PyTorch walks (in insertion order: move_to_end
+        # is not seen from C), the user's hooks after it in their own order
+        hooks = t._backward_hooks
+        theirs = [(k, h) for k, h in hooks.items() if k != handle.id]
+        for k, _ in theirs:
+            del hooks[k]
+        hooks.update(theirs)
+        own.add(handle.id)
+        handles.append(handle)
+    return handles
+
+
+def _hook_tensors(
+    handoff: _Handoff, hooked: list, watched: list, own: set[int]
+) -> list:
     """A last tensor hook on every hooked tensor notes the user's hooks that
     ran before it (and a coming ``retain_grad``); on an input whose node
     PyTorch only captures (``watched``: tensor, input index, node) it also
     ends that node's step."""
-    own: set[int] = set()
 
     def observer(t: Any, capture: tuple | None) -> Any:
         def tensor_hook(grad: Any) -> None:

@@ -356,6 +356,32 @@ def test_stopping_mid_way_ends_the_worker_and_unhooks(how: str) -> None:
     assert graph_is_freed(refs)
 
 
+def test_argument_errors_are_raised_at_once_in_pytorchs_words() -> None:
+    for output in (torch.ones(2, requires_grad=True) * 2, torch.ones(2).sum()):
+        with pytest.raises(RuntimeError) as plain:
+            output.backward()
+        with pytest.raises(RuntimeError) as ours:
+            BackwardStepper(output)
+        assert str(ours.value) == str(plain.value)
+    assert no_worker_left()
+
+
+def test_nothing_runs_before_the_first_next() -> None:
+    log: list = []
+    loss, params = seed(torch)
+    loss.register_hook(lambda g: log.append("loss hook"))
+    stepper = BackwardStepper(loss, params=params)
+    assert log == [] and not no_worker_left()
+    stepper.next()
+    assert log == ["loss hook"]
+    assert stepper.frames[0].hooks == [
+        "tensor hook test_nothing_runs_before_the_first_next.<locals>.<lambda>"
+    ]
+    stepper.run_all()
+    assert list(loss._backward_hooks.values())[0] is not None
+    assert len(loss._backward_hooks) == 1
+
+
 def test_a_plain_backward_mid_way_is_not_gated() -> None:
     loss, params = seed(torch)
     stepper = BackwardStepper(loss, params=params, retain_graph=True)
