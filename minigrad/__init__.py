@@ -77,6 +77,7 @@ from .ops import selection as _selection
 from .ops import shape as _shape
 
 __version__ = "0.1.0"
+Tensor.__module__ = "minigrad"  # <class 'minigrad.Tensor'>, as torch.Tensor
 
 mute_numpy_warnings()  # inf and nan arise silently, as in PyTorch
 
@@ -336,7 +337,14 @@ def set_num_threads(n: int) -> None:
 
 # ---- nn and optim (imported last: they build on everything above)
 from . import func, nn, optim  # noqa: E402
-from ._device import backends, cuda, device  # noqa: E402
+from ._device import (  # noqa: E402
+    accelerator,
+    backends,
+    cuda,
+    device,
+    get_default_device,
+    set_default_device,
+)
 from .serialization import load, save  # noqa: E402
 from .utils import data as _data  # noqa: E402, F401  (minigrad.utils.data)
 

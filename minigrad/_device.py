@@ -77,3 +77,27 @@ backends = SimpleNamespace(
     mps=SimpleNamespace(is_available=_false, is_built=_false),
     cudnn=SimpleNamespace(enabled=False, deterministic=False, benchmark=False),
 )
+
+
+def _none(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+# torch.accelerator as a CPU-only PyTorch has it: there is no accelerator, so
+# ``current_accelerator().type if is_available() else "cpu"`` picks the CPU.
+accelerator = SimpleNamespace(
+    is_available=_false,
+    current_accelerator=_none,
+    device_count=_zero,
+    synchronize=_none,
+)
+
+
+def set_default_device(where: Any) -> None:
+    """Accepts the CPU (the only device); another is refused as PyTorch would
+    refuse to make a tensor there."""
+    check(where)
+
+
+def get_default_device() -> device:
+    return CPU

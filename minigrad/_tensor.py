@@ -1425,6 +1425,19 @@ class Tensor:
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """``to(dtype)``; the CPU as a device is accepted, another is refused as a
         CPU-only PyTorch refuses it."""
+        unknown = set(kwargs) - {"device", "dtype", "non_blocking", "copy"}
+        if unknown - {"memory_format"}:  # e.g. to(requires_grad=True)
+            got = "".join(f"{k}={type(v).__name__}, " for k, v in kwargs.items())
+            tail = "bool non_blocking = False, bool copy = False, *, "
+            tail += "minigrad.memory_format memory_format = None)"
+            raise TypeError(
+                f"to() received an invalid combination of arguments - got ({got}), "
+                "but expected one of:\n"
+                " * (minigrad.device device = None, minigrad.dtype dtype = None, "
+                f"{tail}\n"
+                f" * (minigrad.dtype dtype, {tail}\n"
+                f" * (Tensor tensor, {tail}\n"
+            )
         dtype = kwargs.get("dtype")
         _device.check(kwargs.get("device"))
         for a in args:
@@ -2091,9 +2104,11 @@ def _should_fold(a: Tensor, b: Tensor) -> bool:
     return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(big.ndim - 1))
 
 
-def matmul(a: Tensor, b: Tensor) -> Tensor:
-    """``a @ b``: picks dot, mv, mm or a batched product by the ranks, recording
-    the same nodes as PyTorch (e.g. ``v @ M`` is unsqueeze, mm, squeeze)."""
+def matmul(input: Tensor, other: Tensor) -> Tensor:
+    """``input @ other``: picks dot, mv, mm or a batched product by the ranks,
+    recording the same nodes as PyTorch (e.g. ``v @ M`` is unsqueeze, mm,
+    squeeze)."""
+    a, b = input, other
     if not isinstance(a, Tensor) or not isinstance(b, Tensor):
         raise TypeError("matmul(): argument 'other' must be Tensor")
     da, db = a._data.ndim, b._data.ndim
@@ -2203,3 +2218,29 @@ def _scatter_source(src: Any, value: Any) -> tuple:
     if src is None and value is None:
         raise TypeError("scatter() missing 1 required argument: 'src' or 'value'")
     return S.ScatterValue, value if src is None else src
+
+
+def _numpy_spellings(method: Callable) -> Callable:
+    """Let a reduction take numpy's keywords as PyTorch's do: ``axis=`` for
+    ``dim=`` and ``keepdims=`` for ``keepdim=`` (karpathy's lectures use them)."""
+
+    def reduction(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            if "axis" in kwargs:
+                kwargs["dim"] = kwargs.pop("axis")
+            if "keepdims" in kwargs:
+                kwargs["keepdim"] = kwargs.pop("keepdims")
+        return method(self, *args, **kwargs)
+
+    reduction.__name__ = method.__name__
+    reduction.__qualname__ = method.__qualname__
+    reduction.__doc__ = method.__doc__
+    return reduction
+
+
+for _name in (
+    "sum mean nansum prod std var max min amax amin argmax argmin all any "
+    "logsumexp median nanmedian mode aminmax cumsum cumprod"
+).split():
+    if hasattr(Tensor, _name):
+        setattr(Tensor, _name, _numpy_spellings(getattr(Tensor, _name)))

@@ -129,6 +129,13 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return Tensor._make(array, False)
 
 
+def _sizes(sizes: tuple, size: Any) -> tuple:
+    """The shape given as ``f(2, 3)``, ``f((2, 3))`` or ``f(size=(2, 3))``."""
+    if size is None:
+        return sizes
+    return (size if isinstance(size, int) else tuple(size),)
+
+
 def _sized(
     size: tuple, fill: Any, dtype: dt.dtype | None, requires_grad: bool
 ) -> Tensor:
@@ -138,30 +145,33 @@ def _sized(
 
 
 def ones(
-    *size: Any,
+    *sizes: Any,
+    size: Any = None,
     dtype: dt.dtype | None = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    return _sized(size, 1, dtype, requires_grad)
+    return _sized(_sizes(sizes, size), 1, dtype, requires_grad)
 
 
 def zeros(
-    *size: Any,
+    *sizes: Any,
+    size: Any = None,
     dtype: dt.dtype | None = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    return _sized(size, 0, dtype, requires_grad)
+    return _sized(_sizes(sizes, size), 0, dtype, requires_grad)
 
 
 def empty(
-    *size: Any,
+    *sizes: Any,
+    size: Any = None,
     dtype: dt.dtype | None = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    return _sized(size, 0, dtype, requires_grad)
+    return _sized(_sizes(sizes, size), 0, dtype, requires_grad)
 
 
 def full(
@@ -184,26 +194,28 @@ def full(
 
 
 def rand(
-    *size: Any,
+    *sizes: Any,
+    size: Any = None,
     dtype: dt.dtype | None = None,
     device: Any = None,
     requires_grad: bool = False,
     generator: Any = None,
 ) -> Tensor:
-    shape = tuple(int(s) for s in _shape_arg(size))
+    shape = tuple(int(s) for s in _shape_arg(_sizes(sizes, size)))
     d = dtype or dt.default_float
     data = (generator or default_generator).uniform(shape, d.np)
     return _finish(Tensor._make(data, False), requires_grad)
 
 
 def randn(
-    *size: Any,
+    *sizes: Any,
+    size: Any = None,
     dtype: dt.dtype | None = None,
     device: Any = None,
     requires_grad: bool = False,
     generator: Any = None,
 ) -> Tensor:
-    shape = tuple(int(s) for s in _shape_arg(size))
+    shape = tuple(int(s) for s in _shape_arg(_sizes(sizes, size)))
     d = dtype or dt.default_float
     data = (generator or default_generator).normal(shape, d.np)
     return _finish(Tensor._make(data, False), requires_grad)
@@ -264,6 +276,7 @@ def linspace(
     steps: int,
     *,
     dtype: dt.dtype | None = None,
+    device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
     data = np.linspace(start, end, steps).astype((dtype or dt.default_float).np)

@@ -17,7 +17,7 @@ _SAFE = {
     ("builtins", "slice"),
     ("builtins", "complex"),
     ("minigrad._tensor", "_rebuild_tensor"),
-    ("minigrad._tensor", "Tensor"),
+    ("minigrad", "Tensor"),  # Tensor.__module__, as torch.Tensor is "torch"
     ("minigrad.nn.parameter", "Parameter"),
     ("minigrad.nn.parameter", "_rebuild_parameter"),
     ("numpy", "dtype"),

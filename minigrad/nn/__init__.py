@@ -50,6 +50,7 @@ from .layers import (
     Softplus,
     Tanh,
 )
+from .lazy import LazyLinear, UninitializedParameter
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -112,6 +113,8 @@ __all__ = [
     "LayerNorm",
     "LeakyReLU",
     "Linear",
+    "LazyLinear",
+    "UninitializedParameter",
     "LogSoftmax",
     "MSELoss",
     "Module",
