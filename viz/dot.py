@@ -12,6 +12,7 @@ Each node and edge gets a stable ``id=`` (the model's id) and a ``class=``
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import html
 import re
@@ -56,6 +57,13 @@ class Theme:
     muted: str  # secondary label text
     edge: str
     colors: dict[str, tuple[str, str]]  # kind -> (fill, border)
+    node_pt: str = "12"  # node names
+    small_pt: str = "10"  # detail lines, numbers, edge labels
+
+
+def lecture(theme: Theme) -> Theme:
+    """The same colours with lecture-sized text (slides are read from afar)."""
+    return dataclasses.replace(theme, node_pt="34", small_pt="15")
 
 
 THEMES: dict[str, Theme] = {
@@ -161,14 +169,16 @@ class _Label:
     def small(self, text: str) -> _Label:
         c = self.theme.muted
         self.rows.append(
-            f'<td><font point-size="10" color="{c}">{esc(text)}</font></td>'
+            f'<td><font point-size="{self.theme.small_pt}" color="{c}">'
+            f"{esc(text)}</font></td>"
         )
         return self
 
     def mono(self, text: str) -> _Label:
         """Numbers, one row per line, left-aligned inside a centred block."""
         body = "<br/>".join(esc(r) for r in text.splitlines())
-        font = f'<font face="{MONO}" point-size="10">{body}</font>'
+        size = self.theme.small_pt
+        font = f'<font face="{MONO}" point-size="{size}">{body}</font>'
         self.rows.append(f'<td balign="left">{font}</td>')
         return self
 
@@ -180,7 +190,7 @@ class _Label:
 
 DETAILS = ("beginner", "expert")
 # PyTorch-internal saved attributes a beginner does not need (expert shows them)
-_INTERNAL_ATTR = re.compile(r".*_sym_(sizes|strides|storage_offset)$")
+_INTERNAL_ATTR = re.compile(r".*_sym_(sizes|strides|numel|storage_offset)$")
 # Enums PyTorch saves as integers (at::Reduction)
 _ENUMS = {"reduction": {"0": "'none'", "1": "'mean'", "2": "'sum'"}}
 
@@ -301,7 +311,9 @@ def _saved_label(
 # ------------------------------------------------------------------- digraph
 
 
-def _new_digraph(name: str, theme: Theme, rankdir: str, size: str | None):
+def _new_digraph(
+    name: str, theme: Theme, rankdir: str, size: str | None, title: str | None = None
+):
     graph_attr = {
         "rankdir": rankdir,
         "bgcolor": theme.background,
@@ -313,19 +325,25 @@ def _new_digraph(name: str, theme: Theme, rankdir: str, size: str | None):
     }
     if size:
         graph_attr["size"] = size
+    if title:  # above the graph, larger than any node name
+        graph_attr.update(
+            label=f"<<b>{esc(title)}</b>>",
+            labelloc="t",
+            fontsize=str(round(float(theme.node_pt) * 1.5)),
+        )
     return graphviz.Digraph(
         name,
         graph_attr=graph_attr,
         node_attr={
             "fontname": FONT,
-            "fontsize": "12",
+            "fontsize": theme.node_pt,
             "fontcolor": theme.text,
             "margin": "0.12,0.06",
         },
         edge_attr={
             "color": theme.edge,
             "fontname": FONT,
-            "fontsize": "10",
+            "fontsize": theme.small_pt,
             "fontcolor": theme.muted,
             "arrowsize": "0.7",
         },
@@ -417,6 +435,33 @@ def _legend(dot, kinds: list[str], theme: Theme, prefix: str, rankdir: str) -> N
                 _edge(leg, a, b, style="invis")
 
 
+def _legend_row(dot, kinds: list[str], theme: Theme, prefix: str) -> None:
+    """The legend as one node: a row of swatches with their meaning, at the
+    bottom (slides: it takes one line, not a column as tall as the graph)."""
+    cells = []
+    for kind in kinds:
+        base = "nonleaf" if kind == "output" else kind
+        fill, border = theme.colors[base]
+        width = "3" if kind == "output" else SHAPES[base][2].split(".")[0]
+        size = round(float(theme.small_pt) * 1.3)  # one line: room for larger text
+        swatch = (
+            f'<td bgcolor="{fill}" color="{border}" border="{width}" width="22">'
+            f'<font point-size="{size}"> </font></td>'
+        )
+        text = f'<font point-size="{size}">{esc(LEGEND_TEXT[kind])}</font>'
+        cells.append(f'{swatch}<td align="left">{text}</td><td width="10"></td>')
+    table = (
+        '<table border="0" cellborder="0" cellspacing="2" cellpadding="2">'
+        f"<tr>{''.join(cells)}</tr></table>"
+    )
+    with dot.subgraph(name="legend_row") as row:
+        row.attr(rank="sink")
+        attrs = _attrs(
+            {"label": f"<{table}>", "id": f"{prefix}legend", "shape": "plain"}
+        )
+        row.body.append(f"\t{_quote(prefix + 'legend')} [{attrs}]\n")
+
+
 def _tensor_kinds(tensors: list[TensorInfo]) -> list[str]:
     kinds = [
         k for k in ("leaf", "nonleaf", "constant") if any(t.kind == k for t in tensors)
@@ -440,6 +485,8 @@ def backward_dot(
     compact: bool | None = None,
     split_shared: bool | None = None,
     detail: str = "beginner",
+    slide: bool = False,
+    title: str | None = None,
 ) -> graphviz.Digraph:
     """The backward graph: grad_fn nodes, AccumulateGrad, leaves, saved tensors.
 
@@ -447,10 +494,11 @@ def backward_dot(
     saved->tensor links for a fast layout. ``split_shared`` (default: above
     `SPLIT_SHARED_ABOVE` nodes) draws a leaf used by several nodes, and its
     AccumulateGrad, once per use (same name, "N uses"; see
-    `Graph.split_ids`).
+    `Graph.split_ids`). ``slide``: lecture-sized text and the legend as one
+    row at the bottom; ``title`` above the graph.
     """
-    th = THEMES[theme]
-    dot = _new_digraph("backward", th, rankdir, size)
+    th = lecture(THEMES[theme]) if slide else THEMES[theme]
+    dot = _new_digraph("backward", th, rankdir, size, title)
     p = prefix
     n_drawn = drawn_nodes(g, show_saved)
     if compact is None:
@@ -567,7 +615,10 @@ def backward_dot(
                     **{"class": "same-tensor"},
                 )
     if legend:
-        _legend(dot, _tensor_kinds(shown) + kinds, th, p, rankdir)
+        draw_legend = (
+            _legend_row if slide else functools.partial(_legend, rankdir=rankdir)
+        )
+        draw_legend(dot, _tensor_kinds(shown) + kinds, th, p)
     return dot
 
 
@@ -609,10 +660,13 @@ def forward_dot(
     prefix: str = "",
     compact: bool | None = None,
     detail: str = "beginner",
+    slide: bool = False,
+    title: str | None = None,
 ) -> graphviz.Digraph:
-    """The forward graph: tensors and the ops between them."""
-    th = THEMES[theme]
-    dot = _new_digraph("forward", th, rankdir, size)
+    """The forward graph: tensors and the ops between them (``slide`` and
+    ``title`` as in `backward_dot`)."""
+    th = lecture(THEMES[theme]) if slide else THEMES[theme]
+    dot = _new_digraph("forward", th, rankdir, size, title)
     p = prefix
     if compact is None:
         compact = len(fv.tensors) + len(fv.ops) > COMPACT_ABOVE
@@ -631,5 +685,8 @@ def forward_dot(
         label = f"[{e.index}]" if e.src in fv.multi_output else None
         _edge(dot, p + e.src, p + e.dst, id=p + e.id, label=label, **{"class": kind})
     if legend:
-        _legend(dot, _tensor_kinds(fv.tensors) + ["op"], th, p, rankdir)
+        draw_legend = (
+            _legend_row if slide else functools.partial(_legend, rankdir=rankdir)
+        )
+        draw_legend(dot, _tensor_kinds(fv.tensors) + ["op"], th, p)
     return dot

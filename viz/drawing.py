@@ -25,10 +25,13 @@ from .dot import (
 )
 from .graph import DEFAULT_MAX_NODES, Graph, build_graph, forward_view
 
-# Slide presets, in inches (Graphviz shrinks a larger drawing to fit).
+# Slide presets, in inches: pages of exactly that size, the graph scaled to
+# fit, lecture-sized text, a one-row legend, room for a title. A (w, h) size
+# in inches is an upper bound instead (Graphviz shrinks a larger drawing).
 SIZES: dict[str, tuple[float, float]] = {
-    "slide": (13.333, 7.5),  # 16:9
-    "slide-4:3": (10.0, 7.5),
+    "slide": (40 / 3, 7.5),  # 16:9 (13.33 in)
+    "slide43": (10.0, 7.5),  # 4:3
+    "slide-4:3": (10.0, 7.5),  # (the same, by its older name)
     "half-slide": (6.5, 7.5),  # one column of a two-column slide
 }
 DEFAULT_DPI = 150
@@ -56,6 +59,12 @@ class Options:
     split_shared: bool | None = None  # None: automatic, by node count
     collapse: bool | None = None  # None: automatic, above dot.COLLAPSE_ABOVE
     detail: str = "beginner"  # or "expert": every attribute PyTorch saved
+    title: str | None = None  # above the graph (slides)
+
+    @property
+    def page(self) -> tuple[float, float] | None:
+        """The page in inches when ``size`` is a slide preset, else None."""
+        return SIZES[self.size] if isinstance(self.size, str) else None
 
     def check(self) -> Options:
         if self.theme not in THEMES:
@@ -138,7 +147,9 @@ class Drawing:
             rankdir=o.rankdir,
             show_values=o.show_values,
             legend=bool(o.legend),
-            size=_size_attr(o.size),
+            size=None if o.page else _size_attr(o.size),  # a page is fitted later
+            slide=o.page is not None,
+            title=o.title,
             prefix=o.id_prefix,
             compact=o.compact,
             detail=o.detail,
@@ -177,7 +188,11 @@ class Drawing:
 
     def _svg_for(self, opts: Options) -> str:
         if opts not in self._svg:
-            self._svg[opts] = render.svg(self._digraph(opts).source, opts.engine)
+            svg = render.svg(self._digraph(opts).source, opts.engine)
+            if opts.page:
+                page = (opts.page[0] * 72, opts.page[1] * 72)
+                svg = render.fit_svg(svg, page, THEMES[opts.theme].background)
+            self._svg[opts] = svg
         return self._svg[opts]
 
     def svg(self) -> str:
@@ -194,12 +209,16 @@ class Drawing:
         rankdir: str | None = None,
         legend: bool | None = None,
         engine: str | None = None,
+        title: str | None = None,
     ) -> Path:
         """Write ``.svg``, ``.png``, ``.pdf`` or ``.dot`` (by extension).
 
-        ``size``: "slide" (16:9), "slide-4:3", "half-slide" or (w, h) inches;
-        ``dpi`` for PNG (default 150); the legend is on unless ``legend=False``.
-        Returns the path written.
+        ``size``: "slide" (16:9), "slide43" (4:3) or "half-slide" give a page
+        of exactly that size (13.333 x 7.5 in for "slide") with lecture-sized
+        text and a one-row legend, the graph scaled to fit; (w, h) inches is
+        an upper bound. ``title``: a line above the graph. ``dpi`` for PNG
+        (default 150, written into the file); the legend is on unless
+        ``legend=False``. Returns the path written.
         """
         path = check_parent(Path(path))
         check_dpi(dpi)
@@ -216,14 +235,24 @@ class Drawing:
             rankdir=rankdir,
             legend=legend,
             engine=engine,
+            title=title,
         )
         source = self._digraph(opts).source
+        dpi = dpi or DEFAULT_DPI
+        background = THEMES[opts.theme].background
         if fmt == "dot":
             data = source.encode("utf-8")
         elif fmt == "svg":
             data = self._svg_for(opts).encode("utf-8")
+        elif fmt == "png" and opts.page:
+            plain = render.svg(source, opts.engine)  # the natural size, to fit
+            data = render.fit_png(
+                source, plain, opts.page, dpi, background, opts.engine
+            )
         elif fmt == "png":
-            data = render.png(source, opts.engine, dpi or DEFAULT_DPI)
+            data = render.png_with_dpi(render.png(source, opts.engine, dpi), dpi)
+        elif opts.page:  # the fitted page, as SVG -> PDF
+            data = render.svg_to_pdf(self._svg_for(opts))
         else:
             data = render.pdf(source, opts.engine)
         path.write_bytes(data)

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
+import struct
 import subprocess
 import sys
 import sysconfig
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +137,88 @@ def svg_to_pdf(svg_text: str) -> bytes:
     from reportlab.graphics import renderPDF  # (installed with svglib)
 
     return renderPDF.drawToString(drawing)
+
+
+# ------------------------------------------------------------ slide pages
+_SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"\s+viewBox="[^"]*"')
+
+
+def svg_size(svg_text: str) -> tuple[float, float]:
+    """(width, height) in points of an SVG the layout engine wrote."""
+    m = _SVG_SIZE.search(svg_text)
+    if m is None:
+        raise RenderError("the engine's SVG has no width/height in points")
+    return float(m.group(1)), float(m.group(2))
+
+
+def fit_scale(svg_text: str, page_pt: tuple[float, float]) -> float:
+    """How much to scale the drawing so it just fits the page."""
+    w, h = svg_size(svg_text)
+    return min(page_pt[0] / w, page_pt[1] / h)
+
+
+def fit_svg(svg_text: str, page_pt: tuple[float, float], background: str) -> str:
+    """The SVG as a page of exactly ``page_pt`` points, the drawing scaled to
+    fit and centred, the margins painted ``background``."""
+    w, h = svg_size(svg_text)
+    scale = fit_scale(svg_text, page_pt)
+    vw, vh = page_pt[0] / scale, page_pt[1] / scale
+    vx, vy = (w - vw) / 2, (h - vh) / 2
+    root = (
+        f'<svg width="{page_pt[0]:g}pt" height="{page_pt[1]:g}pt" '
+        f'viewBox="{vx:.2f} {vy:.2f} {vw:.2f} {vh:.2f}"'
+    )
+    page = _SVG_SIZE.sub(root, svg_text, count=1)
+    # the margins: a rectangle under everything the engine drew
+    rect = (
+        f'<rect x="{vx:.2f}" y="{vy:.2f}" width="{vw:.2f}" height="{vh:.2f}" '
+        f'fill="{background}" stroke="none"/>'
+    )
+    start = page.index(">", page.index("<svg ")) + 1
+    return page[:start] + "\n" + rect + page[start:]
+
+
+def png_with_dpi(data: bytes, dpi: float) -> bytes:
+    """PNG bytes with a pHYs chunk saying ``dpi`` (slides and word processors
+    size the picture from it)."""
+    ppm = round(dpi / 0.0254)
+    body = b"pHYs" + struct.pack(">IIB", ppm, ppm, 1)
+    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
+    end_ihdr = 8 + 8 + 13 + 4  # signature, IHDR length+type, data, crc
+    rest = _without_chunk(data[end_ihdr:], b"pHYs")
+    return data[:end_ihdr] + chunk + rest
+
+
+def _without_chunk(chunks: bytes, kind: bytes) -> bytes:
+    out, i = [], 0
+    while i < len(chunks):
+        (n,) = struct.unpack(">I", chunks[i : i + 4])
+        if chunks[i + 4 : i + 8] != kind:
+            out.append(chunks[i : i + 12 + n])
+        i += 12 + n
+    return b"".join(out)
+
+
+def fit_png(
+    source: str,
+    svg_text: str,
+    page_in: tuple[float, float],
+    dpi: float,
+    background: str,
+    engine: str = "auto",
+) -> bytes:
+    """A PNG page of exactly ``page_in`` inches at ``dpi``: the drawing laid
+    out by the engine at the scale that fits, centred on ``background``."""
+    from PIL import Image, ImageColor  # (a dependency of minigrad-lab)
+
+    scale = fit_scale(svg_text, (page_in[0] * 72, page_in[1] * 72))
+    drawing = Image.open(io.BytesIO(png(source, engine, dpi * scale))).convert("RGB")
+    size = (round(page_in[0] * dpi), round(page_in[1] * dpi))
+    drawing.thumbnail(size)  # (rounding can make it a pixel too large)
+    page = Image.new("RGB", size, ImageColor.getrgb(background))
+    page.paste(
+        drawing, ((size[0] - drawing.width) // 2, (size[1] - drawing.height) // 2)
+    )
+    out = io.BytesIO()
+    page.save(out, format="PNG", dpi=(dpi, dpi))
+    return out.getvalue()

@@ -1,0 +1,106 @@
+"""Slide presets are slides: exact pages, lecture fonts, a one-row legend, a title;
+arrows point one way."""
+
+from __future__ import annotations
+
+import re
+import struct
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import viz
+from viz import render
+from viz.dot import THEMES
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def seed_drawing(framework, seeds):
+    loss, params = seeds["seed2"](framework)
+    return viz.backward_graph(loss, params={**params, "loss": loss})
+
+
+def centres(svg: str) -> dict[str, tuple[float, float]]:
+    """id -> position (x, y) of every node's first line of text, in SVG units."""
+    out = {}
+    for g in ET.fromstring(svg).iter(f"{NS}g"):
+        text = g.find(f"{NS}text")
+        if "node" in g.get("class", "").split() and text is not None:
+            out[g.get("id")] = (float(text.get("x")), float(text.get("y")))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("size", "page"), [("slide", (960, 540)), ("slide43", (720, 540))]
+)
+def test_slide_pages_have_exactly_that_aspect(framework, seeds, tmp_path, size, page):
+    d = seed_drawing(framework, seeds)
+    svg = d.save(tmp_path / "s.svg", size=size, title="Seed 2").read_text()
+    assert render.svg_size(svg) == page
+    png = d.save(tmp_path / "s.png", size=size, dpi=96).read_bytes()
+    assert struct.unpack(">II", png[16:24]) == (page[0] * 96 // 72, page[1] * 96 // 72)
+    pdf = d.save(tmp_path / "s.pdf", size=size).read_bytes()
+    box = re.search(rb"/MediaBox \[\s*([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)", pdf)
+    assert [round(float(v)) for v in box.groups()] == [0, 0, *page]
+
+
+def test_png_says_its_dpi(framework, seeds, tmp_path):
+    d = seed_drawing(framework, seeds)
+    for kwargs in ({}, {"size": "slide"}):
+        png = d.save(tmp_path / "s.png", dpi=120, **kwargs).read_bytes()
+        i = png.index(b"pHYs")
+        x, y, unit = struct.unpack(">IIB", png[i + 4 : i + 13])
+        assert unit == 1 and x == y == round(120 / 0.0254)
+
+
+def test_lecture_fonts_on_a_1280_slide(framework, seeds, tmp_path):
+    d = seed_drawing(framework, seeds)  # 22 nodes
+    opts = d._resolved(export=True, size="slide", title="Seed 2")
+    source = d._digraph(opts).source
+    node_pt = float(re.search(r"node \[[^\]]*fontsize=(\d+)", source).group(1))
+    natural = render.svg(source)
+    scale = render.fit_scale(natural, (960, 540))
+    assert node_pt * scale * 1280 / 960 >= 18  # node names in px on a 1280x720 slide
+    assert 'point-size="10"' not in source  # no 10 pt detail text on slides
+    assert "Seed 2" in source and "labelloc=t" in source
+
+
+def test_slide_legend_is_one_row_at_the_bottom(framework, seeds, tmp_path):
+    d = seed_drawing(framework, seeds)
+    svg = d.save(tmp_path / "s.svg", size="slide").read_text()
+    assert "cluster_legend" not in svg
+    root = ET.fromstring(svg)
+    legend = next(g for g in root.iter(f"{NS}g") if g.get("id") == "legend")
+    ys = [float(t.get("y")) for t in legend.iter(f"{NS}text") if (t.text or "").strip()]
+    assert len(ys) >= 5  # leaf, non-leaf, output, grad_fn, AccumulateGrad, saved
+    assert max(ys) - min(ys) < 1  # one line of text
+    lowest = max(y for nid, (_, y) in centres(svg).items() if nid != "legend")
+    assert min(ys) > lowest  # below every node
+
+
+def test_dark_slides_are_dark_everywhere(framework, seeds, tmp_path):
+    d = seed_drawing(framework, seeds)
+    svg = d.save(tmp_path / "s.svg", size="slide", theme="dark").read_text()
+    rect = ET.fromstring(svg).find(f"{NS}rect")  # the page margins
+    assert rect.get("fill") == THEMES["dark"].background
+    from PIL import Image
+
+    png = d.save(tmp_path / "s.png", size="slide", theme="dark", dpi=40)
+    corners = Image.open(png).convert("RGB")
+    w, h = corners.size
+    for xy in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)):
+        assert corners.getpixel(xy) == (0x1E, 0x1E, 0x1E)
+
+
+def test_no_tensor_is_drawn_below_its_grad_fn(framework, seeds):
+    d = seed_drawing(framework, seeds)  # l1..l4 and loss are named and saved
+    pos = centres(d.svg())
+    g = d.graph
+    checked = 0
+    for tid in g.shown_tensors:
+        t = g.tensors[tid]
+        if t.producer is not None:
+            assert pos[tid][1] < pos[t.producer[0]][1], t.name  # SVG y grows down
+            checked += 1
+    assert checked == 5
