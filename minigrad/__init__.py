@@ -31,7 +31,8 @@ from ._dtype import (
     uint8,
 )
 from ._generator import Generator, default_generator
-from ._tensor import Size, Tensor, matmul
+from ._tensor import Tensor
+from ._tensor_base import Size, matmul
 from ._tensor_str import get_printoptions, set_printoptions
 from ._warn import mute_numpy_warnings
 from ._warn import warn as _warn

@@ -9,7 +9,8 @@ import numpy as np
 
 from . import _dtype as dt
 from ._generator import Generator, default_generator
-from ._tensor import Tensor, _shape_arg
+from ._tensor import Tensor
+from ._tensor_base import _shape_arg
 from .ops._common import preserve_layout
 
 

@@ -16,7 +16,8 @@ _SAFE = {
     ("builtins", "frozenset"),
     ("builtins", "slice"),
     ("builtins", "complex"),
-    ("minigrad._tensor", "_rebuild_tensor"),
+    ("minigrad._tensor_base", "_rebuild_tensor"),
+    ("minigrad._tensor", "_rebuild_tensor"),  # (files saved before it moved)
     ("minigrad", "Tensor"),  # Tensor.__module__, as torch.Tensor is "torch"
     ("minigrad.nn.parameter", "Parameter"),
     ("minigrad.nn.parameter", "_rebuild_parameter"),

@@ -39,6 +39,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("engine", ("minigrad.engine",)),
     ("op helpers", ("minigrad._formula", "minigrad.ops", "minigrad.ops._")),
     ("op families", ("minigrad.ops.",)),
+    ("views and in-place", ("minigrad._views_inplace",)),
+    ("tensor bindings", ("minigrad._tensor_base",)),
     ("tensor", ("minigrad._tensor",)),
     ("creation", ("minigrad.creation", "minigrad._generator")),
     (

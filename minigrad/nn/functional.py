@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from .._generator import default_generator
-from .._tensor import Tensor, matmul
+from .._tensor import Tensor
+from .._tensor_base import matmul
 from ..ops import activation as AC
 from ..ops import arithmetic as A
 from ..ops import conv as CV

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .. import creation
-from .._tensor import Tensor, matmul
+from .._tensor import Tensor
+from .._tensor_base import matmul
 from .._warn import warn
 from ..ops.shape import cat, stack
 from . import functional as F

@@ -375,6 +375,9 @@ class SmoothL1Loss(Op):
 
 
 class HuberLoss(SmoothL1Loss):
+    """d huber(x, t) = (g * clip(x - t, ±delta), the negative for t) (over n for
+    the mean)"""
+
     node_name, saved = "HuberLossBackward0", ("self", "target")
     saved_attrs, param = ("delta", "reduction"), "delta"
 
@@ -435,6 +438,9 @@ class SmoothL1LossBackward(Op):
 
 
 class HuberLossBackward(SmoothL1LossBackward):
+    """d huber_loss_backward(g, x, t) = (the same gradient of gg, summed for a
+    reduced loss; gg g [|x - t| < delta] and its negative)"""
+
     node_name = "HuberLossBackwardBackward0"
     saved, saved_attrs = ("grad_output", "self", "target"), ("delta", "reduction")
     loss = HuberLoss

@@ -800,14 +800,20 @@ class _Rounding(Op):
 
 
 class Floor(_Rounding):
+    """d floor(a) = 0"""
+
     node_name, np_fn = "FloorBackward0", staticmethod(np.floor)
 
 
 class Ceil(_Rounding):
+    """d ceil(a) = 0"""
+
     node_name, np_fn = "CeilBackward0", staticmethod(np.ceil)
 
 
 class Trunc(_Rounding):
+    """d trunc(a) = 0"""
+
     node_name, np_fn = "TruncBackward0", staticmethod(np.trunc)
 
 
@@ -818,6 +824,8 @@ class Round(_Rounding):
 
 
 class RoundDecimals(_Rounding):
+    """d round(a, decimals) = 0"""
+
     node_name, np_fn = "RoundBackward1", staticmethod(np.round)
 
     @staticmethod

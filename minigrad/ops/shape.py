@@ -9,8 +9,8 @@ import numpy as np
 
 from .. import _formula as f
 from .._dtype import from_numpy_dtype, result_type
-from ..function import BackwardCFunction, _sequence_nr
-from ..node import ERR_BACKWARD_TWICE, Node, call_node, register
+from ..function import BackwardCFunction
+from ..node import register
 from ._common import Op, _Qualified, constant
 from .reduction import along_key, checked_dims, normalize_dims, reduce_dims
 
@@ -1472,90 +1472,6 @@ class FillTensor(Op):
     @staticmethod
     def backward(ctx: Any, g: Any) -> tuple:
         return g * 0, g.sum()
-
-
-class CopySlices(_Qualified, Node):
-    """The base's new grad_fn after an in-place op on one of its views: the
-    gradient for the written region goes through the in-place op's node ``fn``,
-    the rest flows to the base's previous history unchanged."""
-
-    def __init__(self, base: Any, view_fn: Any, fn: Node) -> None:
-        self.fn, self.view_fn = fn, view_fn
-        self._seq = fn._seq
-        self.next_functions = (base._edge(),) + fn.next_functions[1:]
-        self._output_meta = ((base._data.shape, base._data.dtype),)
-
-    def apply(self, grads: list) -> tuple:
-        (g,) = grads
-        if self.fn is None:  # released by an earlier backward
-            raise RuntimeError(ERR_BACKWARD_TWICE)
-        if not isinstance(g, (np.ndarray, np.generic)):  # create_graph: on Tensors
-            flat = _view_positions(self.view_fn, g.shape)
-            res = call_node(self.fn, [g.reshape(-1)[flat]], graph=True)
-            keep = np.ones(g.shape, g._data.dtype)
-            self.view_fn(keep)[...] = 0
-            result = g * type(g)._make(keep, False)
-            if res[0] is not None:
-                result = result + _place(res[0], flat, g)
-            return (result,) + tuple(res[1:])
-        result = np.array(g, copy=True)
-        region = self.view_fn(result)
-        res = call_node(self.fn, [np.array(region, copy=True)], graph=False)
-        region[...] = 0 if res[0] is None else res[0]
-        return (result,) + tuple(res[1:])
-
-    def saved_names(self) -> list[str]:
-        return [] if self.fn is None else self.fn.saved_names()
-
-    def release_variables(self) -> None:
-        # PyTorch drops the wrapped node: a second backward through it raises
-        if self.fn is not None:
-            self.fn.release_variables()
-            self.fn = None
-
-
-class AsStridedBackward0(Node):
-    """A view's grad_fn after its base was changed in place: the gradient of
-    the view is placed into zeros shaped like the base."""
-
-    def __init__(self, base: Any, view_fn: Any) -> None:
-        self.view_fn = view_fn
-        self.base_meta = (base._data.shape, base._data.dtype)
-        # the view's geometry in its base's memory, as PyTorch saves it
-        view = view_fn(base._data)
-        item = view.itemsize
-        self._saved_size = view.shape
-        self._saved_stride = tuple(st // item for st in view.strides)
-        offset = view.__array_interface__["data"][0]
-        self._saved_storage_offset = (
-            offset - base._data.__array_interface__["data"][0]
-        ) // item
-        self.next_functions = (base._edge(),)
-        self._output_meta = ((view.shape, view.dtype),)
-        self._seq = next(_sequence_nr)
-
-    def apply(self, grads: list) -> tuple:
-        (g,) = grads
-        if not isinstance(g, (np.ndarray, np.generic)):  # create_graph: on Tensors
-            shape, dtype = self.base_meta
-            flat = _view_positions(self.view_fn, shape)
-            zeros = type(g)._make(np.zeros(shape, dtype), False)
-            return (_place(g, flat, zeros),)
-        z = np.zeros(*self.base_meta)
-        self.view_fn(z)[...] = g
-        return (z,)
-
-
-def _view_positions(view_fn: Any, shape: tuple) -> np.ndarray:
-    """For each element of a view, its flat position in the base (so that a
-    view's gradient can be read and written with recorded index ops)."""
-    return np.array(view_fn(np.arange(int(np.prod(shape))).reshape(shape)))
-
-
-def _place(g: Any, flat: np.ndarray, like: Any) -> Any:
-    """``g`` (shaped like the view) added into zeros shaped like ``like``."""
-    placed = f.index_add(g.reshape(-1), (like._data.size,), flat.reshape(-1))
-    return placed.reshape(like.shape)
 
 
 # what the core and _formula's helpers record (they import no op family):

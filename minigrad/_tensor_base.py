@@ -1,0 +1,1795 @@
+"""``TensorBase``: the Tensor's methods that bind the ops, family by family.
+
+Almost every method here is one line: it hands its arguments to an op class of
+``ops/`` (``x.exp()`` is ``Exp.apply(x)``), so the banners follow the op files.
+PyTorch keeps these in C++ (``torch._C.TensorBase``) apart from the Python
+``torch/_tensor.py``; here too the autograd surface a student reads lives in
+``_tensor.py``, and the view and in-place machinery in ``_views_inplace.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from . import _device, _views_inplace, function
+from . import _dtype as dt
+from ._tensor_str import tensor_repr
+from ._views_inplace import (
+    ViewsAndInplace,
+)
+from ._warn import warn
+from .ops import arithmetic as A
+from .ops import linalg as L
+from .ops import nn as N
+from .ops import pointwise as P
+from .ops import reduction as R
+from .ops import selection as C
+from .ops import shape as S
+from .ops import sorting as O
+from .ops._common import _NUMBER, _as_tensor, _scalar, broadcast_shape
+
+# The Tensor class, handed down by _tensor.py (the methods make Tensors).
+Tensor: Any = None
+
+
+def bind_tensor_class(cls: type, new_tensor: Callable[..., Any]) -> None:
+    """Receive the Tensor class and hand it down (views, engine, function, node)."""
+    global Tensor
+    Tensor = cls
+    _views_inplace.bind_tensor_class(cls, new_tensor)
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``minigrad.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"minigrad.Size({list(self)})"
+
+    def numel(self) -> int:
+        return int(np.prod(self, dtype=np.int64))
+
+    # slices, sums and repeats of a Size are Sizes, as in PyTorch
+    def __getitem__(self, key: Any) -> Any:
+        out = tuple.__getitem__(self, key)
+        return Size(out) if isinstance(key, slice) else out
+
+    def __add__(self, other: Any) -> Any:
+        out = tuple.__add__(self, other)
+        return out if out is NotImplemented else Size(out)
+
+    def __radd__(self, other: Any) -> Any:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(other + tuple(self))
+
+    def __mul__(self, n: Any) -> Any:
+        out = tuple.__mul__(self, n)
+        return out if out is NotImplemented else Size(out)
+
+    __rmul__ = __mul__
+
+
+_NO_DIM: Any = object()  # var()/std() called without a dim
+
+
+def _operand(value: Any) -> Tensor | None:
+    """The right operand of ``tensor <op> value`` as a tensor, or None when the
+    operator does not take it (numpy arrays count as tensors, as in PyTorch)."""
+    if isinstance(value, _NUMBER):
+        return _scalar(value)
+    if isinstance(value, np.ndarray):
+        return Tensor._make(value, False)
+    return None
+
+
+_UNSET: Any = object()  # an argument not given (unlike one given as None)
+
+
+def _operand_tensor(value: Any) -> Tensor | None:
+    """A Tensor or numpy array operand as a Tensor (None for anything else)."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, np.ndarray):
+        return Tensor._make(value, False)
+    return None
+
+
+class TensorBase(ViewsAndInplace):
+    """The methods of ``Tensor`` that bind ops (``Tensor`` adds autograd's)."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------- basics
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None) -> Any:
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[R.normalize_dims(dim, self._data.ndim)[0]]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    @property
+    def dtype(self) -> dt.dtype:
+        return dt._BY_NP[self._data.dtype]
+
+    @property
+    def device(self) -> Any:
+        return _device.CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    def _is_view(self) -> bool:
+        return self._base is not None
+
+    def item(self) -> Any:
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to "
+                "Scalar"
+            )
+        return self._data.reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self._data.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self.requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use "
+                "tensor.detach().numpy() instead."
+            )
+        return self._data
+
+    def __repr__(self, *, tensor_contents: Any = None) -> str:
+        fn = self.grad_fn
+        tangent = self._fw_grad if function.forward_ad_level is not None else None
+        return tensor_repr(
+            self._data,
+            self.dtype.name,
+            requires_grad=self._requires_grad and fn is None,
+            grad_fn_name=None if fn is None else type(fn).__name__,
+            prefix="tensor",
+            tangent=None if tangent is None else repr(tangent),
+        )
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        # PyTorch formats a 0-d tensor as its number (f"{t:.2f}", f"{t}")
+        if self._data.ndim == 0 and type(self) is Tensor:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))  # as PyTorch: one UnbindBackward0 for all
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous"
+            )
+        return bool(self._data.reshape(()))
+
+    def __float__(self) -> float:
+        if self.requires_grad:
+            warn(
+                "Converting a tensor with requires_grad=True to a scalar may lead "
+                "to unexpected behavior.\nConsider using tensor.detach() first."
+            )
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError(
+                "only integer tensors of a single element can be converted to an index"
+            )
+        return int(self.item())
+
+    __hash__ = object.__hash__
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support "
+                "the deepcopy protocol at the moment.  If you were attempting to "
+                "deepcopy a module, this may be because of a torch.nn.utils."
+                "weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
+            )
+        out = type(self)._make(self._data.copy(), self._requires_grad)
+        memo[id(self)] = out
+        return out
+
+    def __reduce_ex__(self, protocol: int) -> tuple:
+        """Pickled (``minigrad.save``) as its values and requires_grad only: it
+        loads as a leaf, as PyTorch's saved tensors do."""
+        return (_rebuild_tensor, (type(self), self._data, self.requires_grad))
+
+    # -------------------------------------------------------------- arithmetic
+    def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha == 1:
+            return A.Add.apply(self, _as_tensor(other, "add"))
+        return A.Add.apply(self, _as_tensor(other, "add"), alpha)
+
+    def sub(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha == 1:
+            return A.Sub.apply(self, _as_tensor(other, "sub"))
+        return A.Sub.apply(self, _as_tensor(other, "sub"), alpha)
+
+    def mul(self, other: Any) -> Tensor:
+        return A.Mul.apply(self, _as_tensor(other, "mul"))
+
+    def div(self, other: Any, *, rounding_mode: Any = _UNSET) -> Tensor:
+        other = _as_tensor(other, "div")
+        if rounding_mode is _UNSET:  # (rounding_mode=None is div's other overload)
+            return A.Div.apply(self, other)
+        return A.DivMode.apply(self, other, rounding_mode)
+
+    divide = div
+
+    # ------------------------------------- remainder, fmod and floor division
+    def remainder(self, other: Any) -> Tensor:
+        """``self mod other`` with the divisor's sign, as Python's ``%``."""
+        if isinstance(other, _NUMBER):
+            return A.RemainderScalar.apply(self, other)
+        return A.Remainder.apply(self, _as_tensor(other, "remainder"))
+
+    def fmod(self, other: Any) -> Tensor:
+        """``self mod other`` with the dividend's sign, as C's ``fmod``."""
+        if isinstance(other, _NUMBER):
+            return A.FmodScalar.apply(self, other)
+        return A.Fmod.apply(self, _as_tensor(other, "fmod"))
+
+    def floor_divide(self, other: Any) -> Tensor:
+        """``self // other``; PyTorch has no derivative for it (NotImplemented)."""
+        other = _as_tensor(other, "floor_divide")
+        values = A.rounded_division(self, other, "floor")
+        return A.NotDifferentiable.apply(self, other, values, "floor_divide")
+
+    def __mod__(self, other: Any) -> Tensor:
+        o = other if isinstance(other, _NUMBER) else _operand_tensor(other)
+        return NotImplemented if o is None else self.remainder(o)
+
+    def __rmod__(self, number: Any) -> Tensor:
+        if not isinstance(number, _NUMBER):
+            return NotImplemented
+        values = A.modulo(np.remainder, _scalar(number), self)
+        return A.NotDifferentiable.apply(None, self, values, "remainder")
+
+    def __floordiv__(self, other: Any) -> Tensor:
+        o = other if isinstance(other, _NUMBER) else _operand_tensor(other)
+        return NotImplemented if o is None else self.floor_divide(o)
+
+    def __rfloordiv__(self, number: Any) -> Tensor:
+        if not isinstance(number, _NUMBER):
+            return NotImplemented
+        values = A.rounded_division(_scalar(number), self, "floor")
+        return A.NotDifferentiable.apply(None, self, values, "floor_divide")
+
+    # Operators return NotImplemented for what they don't accept, so Python
+    # raises its own "unsupported operand type(s)" error, as with PyTorch.
+    def __add__(self, other: Any) -> Tensor:
+        if isinstance(other, Tensor):
+            return A.Add.apply(self, other)
+        o = _operand(other)
+        return NotImplemented if o is None else A.Add.apply(self, o)
+
+    def __radd__(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return A.Add.apply(self, _scalar(other))
+        return NotImplemented
+
+    def __sub__(self, other: Any) -> Tensor:
+        if isinstance(other, Tensor):
+            return A.Sub.apply(self, other)
+        o = _operand(other)
+        return NotImplemented if o is None else A.Sub.apply(self, o)
+
+    def __rsub__(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return A.RsubScalar.apply(self, other)
+        return NotImplemented
+
+    def __mul__(self, other: Any) -> Tensor:
+        if isinstance(other, Tensor):
+            return A.Mul.apply(self, other)
+        o = _operand(other)
+        return NotImplemented if o is None else A.Mul.apply(self, o)
+
+    def __rmul__(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return A.Mul.apply(self, _scalar(other))
+        return NotImplemented
+
+    def __truediv__(self, other: Any) -> Tensor:
+        if isinstance(other, Tensor):
+            return A.Div.apply(self, other)
+        o = _operand(other)
+        return NotImplemented if o is None else A.Div.apply(self, o)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return self.reciprocal() * other  # what PyTorch records for ``2 / a``
+        return NotImplemented
+
+    def __neg__(self) -> Tensor:
+        return A.Neg.apply(self)
+
+    neg = __neg__
+
+    def __pos__(self) -> Tensor:
+        return self
+
+    def __pow__(self, exponent: Any) -> Tensor:
+        if isinstance(exponent, Tensor):
+            return A.PowTensor.apply(self, exponent)
+        if isinstance(exponent, _NUMBER):
+            return A.PowScalar.apply(self, exponent)
+        return NotImplemented
+
+    def pow(self, exponent: Any) -> Tensor:
+        out = self.__pow__(exponent)
+        if out is NotImplemented:
+            raise TypeError(
+                "pow(): argument 'exponent' (position 1) must be Tensor, not "
+                f"{type(exponent).__name__}"
+            )
+        return out
+
+    def __rpow__(self, base: Any) -> Tensor:
+        if isinstance(base, _NUMBER):
+            return A.RpowScalar.apply(self, base)
+        return NotImplemented
+
+    def __matmul__(self, other: Tensor) -> Tensor:
+        if isinstance(other, np.ndarray):
+            other = Tensor._make(other, False)
+        if not isinstance(other, Tensor):
+            return NotImplemented
+        return matmul(self, other)
+
+    def __rmatmul__(self, other: Tensor) -> Tensor:
+        return NotImplemented  # only Tensor @ Tensor
+
+    def square(self) -> Tensor:
+        return A.PowScalar.apply(self, 2)
+
+    # comparisons give bool tensors and are never differentiable
+    def _compare(self, other: Any, op: Callable) -> Tensor:
+        if not isinstance(other, (Tensor, *_NUMBER)):
+            return NotImplemented  # e.g. x < None: Python's TypeError
+        o = other._data if isinstance(other, Tensor) else other
+        try:
+            return Tensor._make(np.asarray(op(self._data, o)), False)
+        except ValueError:  # PyTorch's broadcasting message instead of numpy's
+            broadcast_shape(self._data.shape, np.shape(o))
+            raise
+
+    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if other is None or isinstance(other, str):
+            return False  # as PyTorch: x == None is plain False
+        return self._compare(other, np.equal)
+
+    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if other is None or isinstance(other, str):
+            return True
+        return self._compare(other, np.not_equal)
+
+    def __lt__(self, other: Any) -> Tensor:
+        return self._compare(other, np.less)
+
+    def __le__(self, other: Any) -> Tensor:
+        return self._compare(other, np.less_equal)
+
+    def __gt__(self, other: Any) -> Tensor:
+        return self._compare(other, np.greater)
+
+    def __ge__(self, other: Any) -> Tensor:
+        return self._compare(other, np.greater_equal)
+
+    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+
+    def __invert__(self) -> Tensor:
+        return Tensor._make(np.invert(self._data), False)
+
+    def __and__(self, other: Any) -> Tensor:
+        return self._compare(other, np.bitwise_and)
+
+    def __or__(self, other: Any) -> Tensor:
+        return self._compare(other, np.bitwise_or)
+
+    def equal(self, other: Tensor) -> bool:
+        return self.shape == other.shape and bool(np.all(self._data == other._data))
+
+    def allclose(self, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8) -> bool:
+        return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol))
+
+    # ------------------------------------------------------------ math functions
+    def exp(self) -> Tensor:
+        return P.Exp.apply(self)
+
+    def log(self) -> Tensor:
+        return P.Log.apply(self)
+
+    def tanh(self) -> Tensor:
+        return P.Tanh.apply(self)
+
+    def sigmoid(self) -> Tensor:
+        return P.Sigmoid.apply(self)
+
+    def relu(self) -> Tensor:
+        return P.Relu.apply(self)
+
+    def reciprocal(self) -> Tensor:
+        return P.Reciprocal.apply(self)
+
+    def sqrt(self) -> Tensor:
+        return P.Sqrt.apply(self)
+
+    def abs(self) -> Tensor:
+        return P.Abs.apply(self)
+
+    __abs__ = abs
+
+    def sin(self) -> Tensor:
+        return P.Sin.apply(self)
+
+    def cos(self) -> Tensor:
+        return P.Cos.apply(self)
+
+    def sign(self) -> Tensor:
+        return P.Sign.apply(self)
+
+    def sgn(self) -> Tensor:
+        return P.Sgn.apply(self)
+
+    def sum(
+        self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+    ) -> Tensor:
+        # a dtype casts inside the op (no ToCopy node), as in PyTorch
+        if dtype is not None:
+            if dim is None:
+                return R.Sum.apply(self, dtype.np)
+            return R.SumDim.apply(self, dim, keepdim, dtype.np)
+        if dim is None:
+            return R.Sum.apply(self)
+        return R.SumDim.apply(self, dim, keepdim)
+
+    def mean(
+        self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+    ) -> Tensor:
+        if dtype is not None:
+            if dim is None:
+                return R.Mean.apply(self, dtype.np)
+            return R.MeanDim.apply(self, dim, keepdim, dtype.np)
+        if dim is None:
+            return R.Mean.apply(self)
+        return R.MeanDim.apply(self, dim, keepdim)
+
+    def dot(self, other: Tensor) -> Tensor:
+        return L.Dot.apply(self, other)
+
+    def mm(self, other: Tensor) -> Tensor:
+        return L.Mm.apply(self, other)
+
+    def mv(self, other: Tensor) -> Tensor:
+        return L.Mv.apply(self, other)
+
+    def bmm(self, other: Tensor) -> Tensor:
+        return L.Bmm.apply(self, other)
+
+    def matmul(self, other: Tensor) -> Tensor:
+        return matmul(self, other)
+
+    # ------------------------------------------- index_select, tril, roll, new_*
+    def index_select(self, dim: int, index: Tensor) -> Tensor:
+        return S.IndexSelect.apply(self, dim, (index,))
+
+    def index_add(
+        self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1
+    ) -> Tensor:
+        """A copy with ``alpha * source`` added at ``index`` along ``dim``."""
+        return S.IndexAdd.apply(self, dim, (index,), source, alpha)
+
+    def index_add_(
+        self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1
+    ) -> Tensor:
+        return self._inplace(S.IndexAdd, dim, (index,), source, alpha)
+
+    def tril(self, diagonal: int = 0) -> Tensor:
+        return S.Tril.apply(self, diagonal)
+
+    def triu(self, diagonal: int = 0) -> Tensor:
+        return S.Triu.apply(self, diagonal)
+
+    def tril_(self, diagonal: int = 0) -> Tensor:
+        return self._inplace(S.Tril, diagonal)
+
+    def triu_(self, diagonal: int = 0) -> Tensor:
+        return self._inplace(S.Triu, diagonal)
+
+    def roll(self, shifts: Any, dims: Any = None) -> Tensor:
+        """Elements shifted along ``dims`` (the flattened tensor when None),
+        wrapping around."""
+        shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+        dims = () if dims is None else (dims,) if isinstance(dims, int) else dims
+        return S.Roll.apply(self, shifts, tuple(dims))
+
+    def tile(self, *dims: Any) -> Tensor:
+        """``repeat`` with missing leading repeats counted as 1."""
+        reps = tuple(_shape_arg(dims))
+        return self.repeat(*((1,) * (self.dim() - len(reps)) + reps))
+
+    def _new(self, data: np.ndarray, dtype: Any, requires_grad: bool) -> Tensor:
+        np_dtype = self._data.dtype if dtype is None else dtype.np
+        return Tensor._make(data.astype(np_dtype), False).requires_grad_(requires_grad)
+
+    def new_zeros(
+        self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
+    ) -> Tensor:
+        """Zeros with this tensor's dtype (unless ``dtype`` says otherwise)."""
+        return self._new(np.zeros(_shape_arg(size)), dtype, requires_grad)
+
+    def new_ones(
+        self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
+    ) -> Tensor:
+        return self._new(np.ones(_shape_arg(size)), dtype, requires_grad)
+
+    def new_empty(
+        self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
+    ) -> Tensor:
+        return self._new(np.zeros(_shape_arg(size)), dtype, requires_grad)
+
+    def new_full(
+        self,
+        size: Any,
+        fill_value: Any,
+        *,
+        dtype: Any = None,
+        requires_grad: bool = False,
+        **_: Any,
+    ) -> Tensor:
+        data = np.full(tuple(_shape_arg((size,))), fill_value)
+        return self._new(data, dtype, requires_grad)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        return self.to(other.dtype)
+
+    # ------------------------------------- logaddexp, hypot, xlogy, logit, ...
+    def logaddexp(self, other: Tensor) -> Tensor:
+        return P.Logaddexp.apply(self, other)
+
+    def hypot(self, other: Tensor) -> Tensor:
+        return P.Hypot.apply(self, other)
+
+    def xlogy(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return P.XlogyScalarOther.apply(self, other)
+        return P.Xlogy.apply(self, _as_tensor(other, "xlogy"))
+
+    def logit(self, eps: float | None = None) -> Tensor:
+        return P.Logit.apply(self, eps)
+
+    def deg2rad(self) -> Tensor:
+        return P.Deg2Rad.apply(self)
+
+    def rad2deg(self) -> Tensor:
+        return P.Rad2Deg.apply(self)
+
+    def isclose(
+        self,
+        other: Tensor,
+        rtol: float = 1e-5,
+        atol: float = 1e-8,
+        equal_nan: bool = False,
+    ) -> Tensor:
+        close = np.isclose(self._data, other._data, rtol, atol, equal_nan)
+        return Tensor._make(np.asarray(close), False)
+
+    # ----------------------------------------------- addcmul, addcdiv, lerp
+    def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+        """``self + value · tensor1 · tensor2``"""
+        return A.Addcmul.apply(self, tensor1, tensor2, value)
+
+    def addcdiv(self, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+        """``self + value · tensor1 / tensor2``"""
+        return A.Addcdiv.apply(self, tensor1, tensor2, value)
+
+    def addcmul_(self, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+        return self._inplace(A.Addcmul, tensor1, tensor2, value)
+
+    def addcdiv_(self, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+        return self._inplace(A.Addcdiv, tensor1, tensor2, value)
+
+    def lerp(self, end: Tensor, weight: Any) -> Tensor:
+        """``self + weight · (end - self)``"""
+        if isinstance(weight, Tensor):
+            return A.LerpTensor.apply(self, end, weight)
+        return A.Lerp.apply(self, end, weight)
+
+    def lerp_(self, end: Tensor, weight: Any) -> Tensor:
+        cls = A.LerpTensor if isinstance(weight, Tensor) else A.Lerp
+        return self._inplace(cls, end, weight)
+
+    # ------------------------------------ reshaping helpers built from views
+    def unflatten(self, dim: int, sizes: Any) -> Tensor:
+        """Dim ``dim`` split into ``sizes`` (a view)."""
+        (d,) = R.normalize_dims(dim, self._data.ndim)
+        shape = self._data.shape
+        return self.view(*shape[:d], *sizes, *shape[d + 1 :])
+
+    def broadcast_to(self, *shape: Any) -> Tensor:
+        return self.expand(*shape)
+
+    def repeat_interleave(self, repeats: Any, dim: int | None = None) -> Tensor:
+        """Each element repeated ``repeats`` times along ``dim`` (the flattened
+        tensor when None), recorded as PyTorch records it."""
+        x = self.view(-1) if dim is None else self
+        d = 0 if dim is None else R.normalize_dims(dim, x._data.ndim)[0]
+        if isinstance(repeats, Tensor):  # a count per element: an index_select
+            index = np.repeat(np.arange(x._data.shape[d]), repeats._data)
+            return x.index_select(d, Tensor._make(index, False))
+        shape = x._data.shape
+        wide = shape[: d + 1] + (repeats,) + shape[d + 1 :]
+        out = x.unsqueeze(d + 1).expand(*wide).clone()
+        return out.view(*shape[:d], shape[d] * repeats, *shape[d + 1 :])
+
+    def tensor_split(self, indices_or_sections: Any, dim: int = 0) -> tuple:
+        """Pieces along ``dim``: ``n`` nearly equal ones, or cut at indices."""
+        (d,) = R.normalize_dims(dim, self._data.ndim)
+        n = self._data.shape[d]
+        if isinstance(indices_or_sections, int):
+            k = indices_or_sections
+            sizes = [n // k + (1 if i < n % k else 0) for i in range(k)]
+            cuts = list(itertools.accumulate(sizes))[:-1]
+        else:
+            cuts = list(indices_or_sections)
+        bounds = [0, *cuts, n]
+        pieces = []
+        for start, end in zip(bounds, bounds[1:]):
+            start, end = min(start, n), max(min(end, n), min(start, n))
+            pieces.append(self.narrow(d, start, end - start))
+        return tuple(pieces)
+
+    def stride(self, dim: int | None = None) -> Any:
+        """The steps between elements along each dim (in elements)."""
+        steps = tuple(s // self._data.itemsize for s in self._data.strides)
+        if dim is None:
+            return steps
+        return steps[R.normalize_dims(dim, self._data.ndim)[0]]
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._data.nbytes
+
+    def nonzero(self, *, as_tuple: bool = False) -> Any:
+        """The indices of the nonzero elements (int64, no gradient)."""
+        found = np.nonzero(self._data) if self._data.ndim else np.nonzero([self._data])
+        if as_tuple:
+            return tuple(Tensor._make(np.asarray(i, np.int64), False) for i in found)
+        rows = np.stack(found, 1) if found else np.zeros((0, 0), np.int64)
+        # column-major, as PyTorch writes it (one index column after another)
+        return Tensor._make(np.asarray(rows, np.int64, order="F"), False)
+
+    def count_nonzero(self, dim: Any = None) -> Tensor:
+        axis = None if dim is None else R.normalize_dims(dim, self._data.ndim)
+        count = np.count_nonzero(self._data, axis=axis)
+        return Tensor._make(np.asarray(count, np.int64), False)
+
+    # ------------------------------------------------------ diagonals, trace
+    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        """The diagonal of dims ``dim1`` and ``dim2`` (a view), as the last dim."""
+        return self._view(S.Diagonal, offset, dim1, dim2)
+
+    def diag(self, diagonal: int = 0) -> Tensor:
+        """Of a matrix, its diagonal (a copy); of a vector, the matrix with it on
+        the diagonal."""
+        ndim = self._data.ndim
+        if ndim == 2:
+            return S.DiagonalCopy.apply(self, diagonal, 0, 1)
+        if ndim == 1:
+            return S.DiagEmbed.apply(self, diagonal, -2, -1)
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {ndim}D")
+
+    def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+        return S.DiagEmbed.apply(self, offset, dim1, dim2)
+
+    def trace(self) -> Tensor:
+        return S.Trace.apply(self)
+
+    def index_fill(self, dim: int, index: Tensor, value: Any) -> Tensor:
+        cls = S.IndexFill if isinstance(value, Tensor) else S.IndexFillScalar
+        return cls.apply(self, dim, (index,), value)
+
+    def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
+        cls = S.IndexFill if isinstance(value, Tensor) else S.IndexFillScalar
+        return self._inplace(cls, dim, (index,), value)
+
+    # ------------------------------------------------------------- ordering
+    def sort(
+        self, dim: int = -1, descending: bool = False, *, stable: bool | None = None
+    ) -> Any:
+        cls = O.Sort if stable is None else O.SortStable
+        return O.SortResult(*cls.apply(self, dim, descending))
+
+    def argsort(
+        self, dim: int = -1, descending: bool = False, *, stable: bool = False
+    ) -> Tensor:
+        return self.sort(dim, descending, stable=stable).indices
+
+    def msort(self) -> Tensor:
+        return self.sort(0).values
+
+    def topk(
+        self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
+    ) -> Any:
+        """The k largest (or smallest) values along dim, in order."""
+        return O.TopkResult(*O.Topk.apply(self, k, dim, largest))
+
+    def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+        return O.KthvalueResult(*O.Kthvalue.apply(self, k, dim, keepdim))
+
+    def median(self, dim: int | None = None, keepdim: bool = False) -> Any:
+        """The lower median (of all elements, or along dim with its indices)."""
+        if dim is None:
+            return O.MedianAll.apply(self)
+        return O.MedianResult(*O.MedianDim.apply(self, dim, keepdim))
+
+    # ----------------------------------- trigonometric, hyperbolic, rounding
+    def tan(self) -> Tensor:
+        return P.Tan.apply(self)
+
+    def asin(self) -> Tensor:
+        return P.Asin.apply(self)
+
+    def acos(self) -> Tensor:
+        return P.Acos.apply(self)
+
+    def atan(self) -> Tensor:
+        return P.Atan.apply(self)
+
+    def atan2(self, other: Tensor) -> Tensor:
+        return P.Atan2.apply(self, other)
+
+    def sinh(self) -> Tensor:
+        return P.Sinh.apply(self)
+
+    def cosh(self) -> Tensor:
+        return P.Cosh.apply(self)
+
+    def asinh(self) -> Tensor:
+        return P.Asinh.apply(self)
+
+    def acosh(self) -> Tensor:
+        return P.Acosh.apply(self)
+
+    def atanh(self) -> Tensor:
+        return P.Atanh.apply(self)
+
+    arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
+    arcsinh, arccosh, arctanh = asinh, acosh, atanh
+
+    def floor(self) -> Tensor:
+        return P.Floor.apply(self)
+
+    def ceil(self) -> Tensor:
+        return P.Ceil.apply(self)
+
+    def trunc(self) -> Tensor:
+        return P.Trunc.apply(self)
+
+    fix = trunc
+
+    def round(self, *, decimals: int = 0) -> Tensor:
+        if decimals:
+            return P.RoundDecimals.apply(self, decimals)
+        return P.Round.apply(self)
+
+    def frac(self) -> Tensor:
+        return P.Frac.apply(self)
+
+    def floor_(self) -> Tensor:
+        return self._inplace(P.Floor)
+
+    def ceil_(self) -> Tensor:
+        return self._inplace(P.Ceil)
+
+    def trunc_(self) -> Tensor:
+        return self._inplace(P.Trunc)
+
+    def round_(self) -> Tensor:
+        return self._inplace(P.Round)
+
+    def frac_(self) -> Tensor:
+        return self._inplace(P.Frac)
+
+    def nan_to_num(
+        self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+    ) -> Tensor:
+        return P.NanToNum.apply(self, nan, posinf, neginf)
+
+    # predicates: boolean results, no gradient
+    def _predicate(self, fn: Callable) -> Tensor:
+        return Tensor._make(np.asarray(fn(self._data)), False)
+
+    def all(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+        """Whether every element (along ``dim``) is nonzero: a bool tensor."""
+        return self._truth(np.all, dim, keepdim)
+
+    def any(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+        """Whether some element (along ``dim``) is nonzero: a bool tensor."""
+        return self._truth(np.any, dim, keepdim)
+
+    def _truth(self, fn: Callable, dim: Any, keepdim: bool) -> Tensor:
+        x = self._data
+        axis = None if dim is None else R.normalize_dims(dim, x.ndim)
+        if axis is not None and not x.ndim:
+            axis = None
+        out = fn(x, axis=axis, keepdims=keepdim if axis is not None else False)
+        return Tensor._make(np.asarray(out, bool), False)
+
+    def isnan(self) -> Tensor:
+        return self._predicate(np.isnan)
+
+    def isinf(self) -> Tensor:
+        return self._predicate(np.isinf)
+
+    def isfinite(self) -> Tensor:
+        return self._predicate(np.isfinite)
+
+    def isposinf(self) -> Tensor:
+        return self._predicate(np.isposinf)
+
+    def isneginf(self) -> Tensor:
+        return self._predicate(np.isneginf)
+
+    def logical_not(self) -> Tensor:
+        return self._predicate(np.logical_not)
+
+    def logical_and(self, other: Tensor) -> Tensor:
+        return self._compare(other, np.logical_and)
+
+    def logical_or(self, other: Tensor) -> Tensor:
+        return self._compare(other, np.logical_or)
+
+    def logical_xor(self, other: Tensor) -> Tensor:
+        return self._compare(other, np.logical_xor)
+
+    # --------------------------------------------- more elementwise functions
+    def rsqrt(self) -> Tensor:
+        return P.Rsqrt.apply(self)
+
+    def log1p(self) -> Tensor:
+        return P.Log1p.apply(self)
+
+    def log2(self) -> Tensor:
+        return P.Log2.apply(self)
+
+    def log10(self) -> Tensor:
+        return P.Log10.apply(self)
+
+    def exp2(self) -> Tensor:
+        return P.Exp2.apply(self)
+
+    def expm1(self) -> Tensor:
+        return P.Expm1.apply(self)
+
+    def erf(self) -> Tensor:
+        return P.Erf.apply(self)
+
+    def clamp(self, min: Any = None, max: Any = None) -> Tensor:
+        cls, args = C.clamp_args(min, max)
+        return cls.apply(self, *args)
+
+    clip = clamp
+
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
+        cls, args = C.clamp_args(min, max)
+        return self._inplace(cls, *args)
+
+    clip_ = clamp_
+
+    def clamp_min(self, min: Any) -> Tensor:
+        cls, args = C.clamp_min_args(min)
+        return cls.apply(self, *args)
+
+    def clamp_max(self, max: Any) -> Tensor:
+        cls, args = C.clamp_max_args(max)
+        return cls.apply(self, *args)
+
+    def clamp_min_(self, min: Any) -> Tensor:
+        cls, args = C.clamp_min_args(min)
+        return self._inplace(cls, *args)
+
+    def clamp_max_(self, max: Any) -> Tensor:
+        cls, args = C.clamp_max_args(max)
+        return self._inplace(cls, *args)
+
+    def maximum(self, other: Tensor) -> Tensor:
+        return C.maximum(self, other)
+
+    def minimum(self, other: Tensor) -> Tensor:
+        return C.minimum(self, other)
+
+    def where(self, condition: Tensor, other: Any) -> Tensor:
+        return C.where(condition, self, other)
+
+    def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
+        return C.masked_fill(self, mask, value)
+
+    def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
+        if isinstance(value, Tensor):
+            return self._inplace(C.MaskedFillTensor, value, (mask,))
+        return self._inplace(C.MaskedFill, (mask,), value)
+
+    def masked_select(self, mask: Tensor) -> Tensor:
+        """The elements where ``mask`` holds, as a 1-d tensor."""
+        return C.MaskedSelect.apply(self, (mask,))
+
+    def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
+        """A copy with ``source``'s first elements written where ``mask`` holds."""
+        return C.MaskedScatter.apply(self, (mask,), source)
+
+    def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
+        return self._inplace(C.MaskedScatter, (mask,), source)
+
+    def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+        return S.Gather.apply(self, dim, (index,))
+
+    def scatter(
+        self,
+        dim: int,
+        index: Tensor,
+        src: Any = None,
+        *,
+        value: Any = None,
+        reduce: str | None = None,
+    ) -> Tensor:
+        """A copy with ``src`` (a tensor) or ``value`` (a number) written at
+        ``index`` along ``dim`` (or, with the old ``reduce``, added/multiplied)."""
+        cls, x = _scatter_source(src, value)
+        if reduce is not None:
+            values, tensor_src = _scatter_old_reduce(self, dim, index, x, reduce)
+            return A.NotDifferentiable.apply(self, tensor_src, values, "scatter")
+        return cls.apply(self, dim, (index,), x)
+
+    def scatter_(
+        self,
+        dim: int,
+        index: Tensor,
+        src: Any = None,
+        *,
+        value: Any = None,
+        reduce: str | None = None,
+    ) -> Tensor:
+        cls, x = _scatter_source(src, value)
+        if reduce is not None:
+            values, tensor_src = _scatter_old_reduce(self, dim, index, x, reduce)
+            return self._inplace(A.NotDifferentiable, tensor_src, values, "scatter_")
+        return self._inplace(cls, dim, (index,), x)
+
+    def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        return S.ScatterAdd.apply(self, dim, (index,), src)
+
+    def scatter_reduce(
+        self,
+        dim: int,
+        index: Tensor,
+        src: Tensor,
+        reduce: str,
+        *,
+        include_self: bool = True,
+    ) -> Tensor:
+        """``src`` combined into a copy of self at ``index`` by ``reduce`` ("sum",
+        "prod", "mean", "amax" or "amin")."""
+        return S.ScatterReduce.apply(self, dim, (index,), src, reduce, include_self)
+
+    def scatter_reduce_(
+        self,
+        dim: int,
+        index: Tensor,
+        src: Tensor,
+        reduce: str,
+        *,
+        include_self: bool = True,
+    ) -> Tensor:
+        return self._inplace(S.ScatterReduce, dim, (index,), src, reduce, include_self)
+
+    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        return self._inplace(S.ScatterAdd, dim, (index,), src)
+
+    def flip(self, *dims: Any) -> Tensor:
+        """The elements in reverse order along ``dims`` (a copy, not a view)."""
+        if len(dims) == 1 and not isinstance(dims[0], int):
+            dims = tuple(dims[0])
+        return S.Flip.apply(self, dims)
+
+    # ------------------------------------------------------ more reductions
+    def _extreme(self, all_cls: type, dim_cls: type, dim: Any, keepdim: bool) -> Any:
+        if isinstance(dim, Tensor):  # max(a, b) is maximum
+            return (C.maximum if all_cls is R.MaxAll else C.minimum)(self, dim)
+        if dim is None:
+            return all_cls.apply(self)
+        values, indices = dim_cls.apply(self, dim, keepdim)
+        result = R.MaxResult if dim_cls is R.MaxDim else R.MinResult
+        return result(values, indices)
+
+    def max(self, dim: Any = None, keepdim: bool = False) -> Any:
+        return self._extreme(R.MaxAll, R.MaxDim, dim, keepdim)
+
+    def min(self, dim: Any = None, keepdim: bool = False) -> Any:
+        return self._extreme(R.MinAll, R.MinDim, dim, keepdim)
+
+    def amax(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+        return R.Amax.apply(self, dim, keepdim)
+
+    def amin(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+        return R.Amin.apply(self, dim, keepdim)
+
+    def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return R.argmax(self, dim, keepdim)
+
+    def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return R.argmax(self, dim, keepdim, np.argmin)
+
+    def _var_args(self, dim: Any, unbiased: Any, correction: Any) -> tuple:
+        if isinstance(dim, bool):  # var(True): the ``unbiased`` overload
+            dim, unbiased = _NO_DIM, dim
+        if dim is not _NO_DIM and unbiased is None and correction is None:
+            unbiased = True  # PyTorch's var(dim, unbiased=True) overload
+        dim = None if dim is _NO_DIM else dim
+        if isinstance(dim, int):
+            dim = (dim,)
+        elif isinstance(dim, list):
+            dim = tuple(dim)
+        if unbiased is not None:
+            correction = int(unbiased)
+        return dim, correction
+
+    def var(
+        self,
+        dim: Any = _NO_DIM,
+        unbiased: Any = None,
+        keepdim: bool = False,
+        *,
+        correction: Any = None,
+    ) -> Tensor:
+        dim, correction = self._var_args(dim, unbiased, correction)
+        return R.Var.apply(self, dim, correction, keepdim)
+
+    def std(
+        self,
+        dim: Any = _NO_DIM,
+        unbiased: Any = None,
+        keepdim: bool = False,
+        *,
+        correction: Any = None,
+    ) -> Tensor:
+        dim, correction = self._var_args(dim, unbiased, correction)
+        return R.Std.apply(self, dim, correction, keepdim)
+
+    def prod(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        if dim is None:
+            return R.Prod.apply(self)
+        return R.ProdDim.apply(self, dim, keepdim)
+
+    def logsumexp(self, dim: Any, keepdim: bool = False) -> Tensor:
+        return R.Logsumexp.apply(self, dim, keepdim)
+
+    def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False) -> Tensor:
+        if p == "fro" or p is None:
+            p = 2
+        if isinstance(dim, int):
+            dim = (dim,)
+        elif isinstance(dim, list):
+            dim = tuple(dim)
+        return R.VectorNorm.apply(self, p, dim, keepdim)
+
+    def cumsum(self, dim: int) -> Tensor:
+        return R.Cumsum.apply(self, dim)
+
+    def cumprod(self, dim: int) -> Tensor:
+        return R.Cumprod.apply(self, dim)
+
+    def outer(self, vec2: Tensor) -> Tensor:
+        for name, t in (("self", self), ("vec2", vec2)):
+            if t._data.ndim != 1:
+                raise RuntimeError(
+                    f"outer: Expected 1-D argument {name}, but got {t._data.ndim}-D"
+                )
+        return self.reshape(self._data.shape[0], 1) * vec2  # what PyTorch records
+
+    ger = outer
+
+    # ----------------------------------------------------------- type and copy
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """``to(dtype)``; the CPU as a device is accepted, another is refused as a
+        CPU-only PyTorch refuses it."""
+        unknown = set(kwargs) - {"device", "dtype", "non_blocking", "copy"}
+        if unknown - {"memory_format"}:  # e.g. to(requires_grad=True)
+            got = "".join(f"{k}={type(v).__name__}, " for k, v in kwargs.items())
+            tail = "bool non_blocking = False, bool copy = False, *, "
+            tail += "minigrad.memory_format memory_format = None)"
+            raise TypeError(
+                f"to() received an invalid combination of arguments - got ({got}), "
+                "but expected one of:\n"
+                " * (minigrad.device device = None, minigrad.dtype dtype = None, "
+                f"{tail}\n"
+                f" * (minigrad.dtype dtype, {tail}\n"
+                f" * (Tensor tensor, {tail}\n"
+            )
+        dtype = kwargs.get("dtype")
+        _device.check(kwargs.get("device"))
+        for a in args:
+            if isinstance(a, dt.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, (str, _device.device)):
+                _device.check(a)
+        if dtype is None or dtype is self.dtype:
+            return self
+        return S.ToCopy.apply(self, dtype.np)
+
+    def type(self, dtype: Any = None) -> Any:
+        if dtype is None:
+            return f"minigrad.{self.dtype._legacy}"
+        return self.to(dtype)
+
+    def double(self) -> Tensor:
+        return self.to(dt.float64)
+
+    def float(self) -> Tensor:
+        return self.to(dt.float32)
+
+    def half(self) -> Tensor:
+        return self.to(dt.float16)
+
+    def long(self) -> Tensor:
+        return self.to(dt.int64)
+
+    def int(self) -> Tensor:
+        return self.to(dt.int32)
+
+    def bool(self) -> Tensor:
+        return self.to(dt.bool)
+
+    def cpu(self) -> Tensor:
+        return self
+
+    def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def clone(self) -> Tensor:
+        return S.Clone.apply(self)
+
+    def contiguous(self) -> Tensor:
+        if self._data.flags.c_contiguous:
+            return self
+        return S.Clone.apply(self, "C")  # a clone in row-major order
+
+    def new_tensor(
+        self, data: Any, dtype: Any = None, requires_grad: bool = False
+    ) -> Tensor:
+        from .creation import tensor  # (creation sits above: it makes Tensors)
+
+        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    # ------------------------------------------------------------------- views
+
+    def view(self, *shape: Any) -> Tensor:
+        if len(shape) == 1 and isinstance(shape[0], dt.dtype):
+            raise NotImplementedError("view(dtype) is not supported by minigrad")
+        shape = S.view_shape(_shape_arg(shape), self._data.size)
+        return self._view(S.View, shape)
+
+    def view_as(self, other: Tensor) -> Tensor:
+        return self.view(other.shape)
+
+    def reshape(self, *shape: Any) -> Tensor:
+        shape = S.view_shape(_shape_arg(shape), self._data.size)
+        if self._data.flags.c_contiguous:
+            return self._view(S.View, shape)
+        if np.shares_memory(self._data.reshape(shape), self._data):
+            return self._view(S.ReshapeAlias, shape)
+        # Not expressible as a view: PyTorch copies, then reinterprets the copy.
+        return S.UnsafeView.apply(self.clone(), shape)
+
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        if self._data.ndim == 0:
+            return self.reshape(1)
+        start, end = R.normalize_dims((start_dim, end_dim), self._data.ndim)
+        if start > end:
+            raise RuntimeError(
+                "flatten() has invalid args: start_dim cannot come after end_dim"
+            )
+        if start == end:
+            return self
+        shape = self._data.shape
+        return self.reshape(shape[:start] + (-1,) + shape[end + 1 :])
+
+    def reshape_as(self, other: Tensor) -> Tensor:
+        return self.reshape(other.shape)
+
+    def narrow(self, dim: int, start: int, length: int) -> Tensor:
+        if self._data.ndim == 0:
+            raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+        (d,) = R.normalize_dims(dim, self._data.ndim)
+        size = self._data.shape[d]
+        start = start + size if start < 0 else start
+        if start + length > size:
+            raise RuntimeError(
+                f"start ({start}) + length ({length}) exceeds dimension size ({size})."
+            )
+        return self._view(S.Narrow, dim, slice(start, start + length))
+
+    def movedim(self, source: Any, destination: Any) -> Tensor:
+        src = [source] if isinstance(source, int) else list(source)
+        dst = [destination] if isinstance(destination, int) else list(destination)
+        if len(src) != len(dst):
+            raise RuntimeError(
+                "movedim: Invalid source or destination dims: source "
+                f"({src} dims) should contain the same number of dims as "
+                f"destination ({dst} dims)"
+            )
+        n = self._data.ndim
+        if n == 0:
+            return self._view(S.Alias)
+        src_n, dst_n = R.normalize_dims(src, n), R.normalize_dims(dst, n)
+        for name, given, dims in (("source", src, src_n), ("destination", dst, dst_n)):
+            if len(set(dims)) != len(dims):
+                raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
+        order = [d for d in range(n) if d not in src_n]
+        for d, s in sorted(zip(dst_n, src_n)):
+            order.insert(d, s)
+        return self.permute(order)
+
+    moveaxis = movedim
+
+    def swapaxes(self, axis0: int, axis1: int) -> Tensor:
+        return self.transpose(axis0, axis1)
+
+    swapdims = swapaxes
+
+    def repeat(self, *sizes: Any) -> Tensor:
+        return S.Repeat.apply(self, tuple(_shape_arg(sizes)))
+
+    def split(self, split_size_or_sections: Any, dim: int = 0) -> tuple:
+        if isinstance(split_size_or_sections, int):
+            return self._views(S.Split, split_size_or_sections, dim)
+        return self._views(S.SplitWithSizes, tuple(split_size_or_sections), dim)
+
+    def chunk(self, chunks: int, dim: int = 0) -> tuple:
+        return self.split(self._chunk_size(chunks, dim), dim)
+
+    def unsafe_split(self, split_size: int, dim: int = 0) -> tuple:
+        """``split`` whose pieces are not views: writing one in place is allowed
+        and is not tracked back to this tensor (UnsafeSplitBackward0)."""
+        return S.UnsafeSplit.apply(self, split_size, dim)
+
+    def unsafe_chunk(self, chunks: int, dim: int = 0) -> tuple:
+        return self.unsafe_split(self._chunk_size(chunks, dim), dim)
+
+    def _chunk_size(self, chunks: int, dim: int) -> int:
+        if chunks <= 0:
+            raise RuntimeError(
+                f"chunk expects `chunks` to be greater than 0, got: {chunks}"
+            )
+        if self._data.ndim == 0:
+            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+        (d,) = R.normalize_dims(dim, self._data.ndim)
+        return -(-self._data.shape[d] // chunks)
+
+    def unbind(self, dim: int = 0) -> tuple:
+        return self._views(S.Unbind, dim)
+
+    def t(self) -> Tensor:
+        return self._view(S.T)
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802
+        ndim = self._data.ndim
+        if ndim == 0:
+            warnings.warn(
+                "Tensor.T is deprecated on 0-D tensors. This function is the "
+                "identity in these cases.",
+                UserWarning,
+                stacklevel=2,
+            )
+        elif ndim != 2:
+            warnings.warn(
+                "The use of `x.T` on tensors of dimension other than 2 to reverse "
+                "their shape is deprecated and it will throw an error in a future "
+                "release. Consider `x.mT` to transpose batches of matrices or "
+                "`x.permute(*minigrad.arange(x.ndim - 1, -1, -1))` to reverse the "
+                "dimensions of a tensor.",
+                UserWarning,
+                stacklevel=2,
+            )
+        return self._view(S.Permute, tuple(reversed(range(ndim))))
+
+    @property
+    def mT(self) -> Tensor:  # noqa: N802
+        return self.transpose(-2, -1)
+
+    def transpose(self, dim0: int, dim1: int) -> Tensor:
+        R.normalize_dims((dim0, dim1), self._data.ndim)  # range check
+        return self._view(S.Transpose, dim0, dim1)
+
+    def transpose_(self, dim0: int, dim1: int) -> Tensor:
+        R.normalize_dims((dim0, dim1), self._data.ndim)  # range check
+        return self._inplace_view(S.TransposeInplace, dim0, dim1)
+
+    def t_(self) -> Tensor:
+        return self._inplace_view(S.TInplace)
+
+    def permute(self, *dims: Any) -> Tensor:
+        if not dims:
+            raise TypeError('permute() missing 1 required positional arguments: "dims"')
+        return self._view(S.Permute, tuple(_shape_arg(dims)))
+
+    def expand(self, *shape: Any) -> Tensor:
+        shape = list(_shape_arg(shape))
+        lead = len(shape) - self._data.ndim
+        if lead < 0:
+            raise RuntimeError(
+                f"expand(minigrad.{self.dtype._legacy}{{{list(self.shape)}}}, "
+                f"size={shape}): the number of sizes provided ({len(shape)}) must be "
+                f"greater or equal to the number of dimensions in the tensor "
+                f"({self._data.ndim})"
+            )
+        for i, n in enumerate(shape):
+            if i < lead:
+                continue
+            have = self._data.shape[i - lead]
+            if n == -1:
+                shape[i] = have
+            elif have != 1 and have != n:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({n}) must match the existing "
+                    f"size ({have}) at non-singleton dimension {i}.  Target sizes: "
+                    f"{shape}.  Tensor sizes: {list(self._data.shape)}"
+                )
+        return self._view(S.Expand, tuple(shape))
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return self.expand(other.shape)
+
+    def unsqueeze(self, dim: int) -> Tensor:
+        R.normalize_dims(dim, self._data.ndim + 1)  # range check
+        return self._view(S.Unsqueeze, dim)
+
+    def squeeze(self, dim: int | None = None) -> Tensor:
+        if dim is None:
+            return self._view(S.Squeeze)
+        R.normalize_dims(dim, self._data.ndim)  # range check
+        return self._view(S.SqueezeDim, dim)
+
+    def select(self, dim: int, index: int) -> Tensor:
+        if self._data.ndim:
+            d = R.normalize_dims(dim, self._data.ndim)[0]  # range check
+            size = self._data.shape[d]
+            if not -size <= index < size:  # worded unlike ``a[i]``'s error
+                raise IndexError(
+                    f"select(): index {index} out of range for tensor of size "
+                    f"{list(self._data.shape)} at dimension {dim}"
+                )
+        return self._view(S.Select, dim, index)
+
+    def __getitem__(self, key: Any) -> Tensor:
+        """Basic indexing is a chain of views (select/slice/unsqueeze), as in
+        PyTorch; any list, array or tensor index makes one IndexBackward0 copy."""
+        if isinstance(key, (Tensor, list, np.ndarray)) and not _is_int_scalar(key):
+            return self._index(key)
+        if not isinstance(key, tuple):
+            if key is Ellipsis:
+                return self._view(S.Alias)
+            if isinstance(key, slice):
+                return self._view(S.Slice, 0, key)
+            key = (key,)
+        if any(
+            isinstance(k, (Tensor, list, np.ndarray)) and not _is_int_scalar(k)
+            for k in key
+        ):
+            return self._index(key)
+        out, dim = self, 0
+        n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+        for k in key:
+            if k is None:
+                out = out._view(S.Unsqueeze, dim)
+                dim += 1
+            elif k is Ellipsis:
+                dim += self._data.ndim - n_real
+            elif isinstance(k, slice):
+                # PyTorch skips a slice only when it is written as the whole dim
+                # (``x[1:]`` of an empty dim is still a SliceBackward0)
+                whole = k.start in (None, 0) and k.step in (None, 1)
+                if not (whole and (k.stop is None or k.stop >= out._data.shape[dim])):
+                    out = out._view(S.Slice, dim, k)
+                dim += 1
+            else:
+                if dim >= out._data.ndim and self._data.ndim:  # 0-d: Select says
+                    raise IndexError(
+                        f"too many indices for tensor of dimension {self._data.ndim}"
+                    )
+                out = out._view(S.Select, dim, int(k))
+        return self._view(S.Alias) if out is self else out
+
+    def _index(self, key: Any) -> Tensor:
+        np_key = _numpy_key(key)
+        items = key if isinstance(key, tuple) else (key,)
+        indices = tuple(
+            k
+            if isinstance(k, Tensor)
+            else None
+            if isinstance(k, slice)
+            else Tensor._make(np.asarray(k), False)
+            for k in items
+        )
+        return S.Index.apply(self, np_key, indices)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if not isinstance(value, (Tensor, *_NUMBER)):
+            raise TypeError(
+                f"can't assign a {type(value).__name__} to a "
+                f"minigrad.{self.dtype._legacy}"
+            )
+        value = _as_tensor(value)
+        if (
+            isinstance(key, (Tensor, list, np.ndarray))
+            and not _is_int_scalar(key)
+            or (
+                isinstance(key, tuple)
+                and any(isinstance(k, (Tensor, list, np.ndarray)) for k in key)
+            )
+        ):
+            self._inplace(S.IndexPut, value, _numpy_key(key), False)
+        else:
+            dst = self[key]
+            if value._data.ndim and value._data.shape != dst._data.shape:
+                # PyTorch's copy_to: drop the value's leading 1s with a view, then
+                # expand it to the destination (both recorded; 0-d values are not)
+                sizes = value._data.shape
+                while sizes and sizes[0] == 1:
+                    sizes = sizes[1:]
+                value = value.view(sizes)
+                if sizes != dst._data.shape:
+                    value = value.expand(dst.shape)
+            dst.copy_(value)
+
+    # --------------------------------------------------------------- in-place
+
+    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha == 1:
+            return self._inplace(A.Add, _as_tensor(other, "add_"))
+        return self._inplace(A.Add, _as_tensor(other, "add_"), alpha)
+
+    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha == 1:
+            return self._inplace(A.Sub, _as_tensor(other, "sub_"))
+        return self._inplace(A.Sub, _as_tensor(other, "sub_"), alpha)
+
+    def mul_(self, other: Any) -> Tensor:
+        return self._inplace(A.Mul, _as_tensor(other, "mul_"))
+
+    def div_(self, other: Any, *, rounding_mode: Any = _UNSET) -> Tensor:
+        other = _as_tensor(other, "div_")
+        if rounding_mode is _UNSET:
+            return self._inplace(A.Div, other)
+        return self._inplace(A.DivMode, other, rounding_mode)
+
+    def remainder_(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return self._inplace(A.RemainderScalar, other)
+        return self._inplace(A.Remainder, _as_tensor(other, "remainder_"))
+
+    def fmod_(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return self._inplace(A.FmodScalar, other)
+        return self._inplace(A.Fmod, _as_tensor(other, "fmod_"))
+
+    def floor_divide_(self, other: Any) -> Tensor:
+        other = _as_tensor(other, "floor_divide_")
+        values = A.rounded_division(self, other, "floor")
+        return self._inplace(A.NotDifferentiable, other, values, "floor_divide")
+
+    def pow_(self, exponent: Any) -> Tensor:
+        if isinstance(exponent, Tensor):
+            return self._inplace(A.PowTensor, exponent)
+        return self._inplace(A.PowScalar, exponent)
+
+    def neg_(self) -> Tensor:
+        return self._inplace(A.Neg)
+
+    def exp_(self) -> Tensor:
+        return self._inplace(P.Exp)
+
+    def tanh_(self) -> Tensor:
+        return self._inplace(P.Tanh)
+
+    # (the other elementwise functions in place are made below the class)
+
+    def sigmoid_(self) -> Tensor:
+        return self._inplace(P.Sigmoid)
+
+    def relu_(self) -> Tensor:
+        return self._inplace(P.Relu)
+
+    def zero_(self) -> Tensor:
+        return self._inplace(S.Zero)
+
+    def fill_(self, value: Any) -> Tensor:
+        if isinstance(value, Tensor):
+            return self._inplace(S.FillTensor, value)
+        return self._inplace(S.Fill, value)
+
+    def copy_(self, src: Any) -> Tensor:
+        return self._inplace(S.Copy, _as_tensor(src, "copy_"))
+
+    # ``x += y`` is ``x.add_(y)``; for an operand it refuses, Python's own
+    # "unsupported operand type(s) for +=" error, as with PyTorch
+    def __iadd__(self, other: Any) -> Tensor:
+        return self.add_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __isub__(self, other: Any) -> Tensor:
+        return self.sub_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __imul__(self, other: Any) -> Tensor:
+        return self.mul_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return self.div_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __imod__(self, other: Any) -> Tensor:
+        return (
+            self.remainder_(other) if isinstance(other, _OPERANDS) else NotImplemented
+        )
+
+    def __ifloordiv__(self, other: Any) -> Tensor:
+        if isinstance(other, _OPERANDS):
+            return self.floor_divide_(other)
+        return NotImplemented
+
+    def __ipow__(self, exponent: Any) -> Tensor:
+        return self.pow_(exponent)
+
+    # ---- nn methods
+    def softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        """``exp(x) / sum(exp(x))`` along ``dim`` (SoftmaxBackward0)."""
+        src = self if dtype is None else self.to(dtype)
+        return N.Softmax.apply(src, dim)
+
+    def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        """``x - logsumexp(x)`` along ``dim`` (LogSoftmaxBackward0)."""
+        src = self if dtype is None else self.to(dtype)
+        return N.LogSoftmax.apply(src, dim)
+
+
+_OPERANDS = (TensorBase, *_NUMBER)  # what in-place operators accept
+
+
+def _shape_arg(shape: tuple) -> tuple:
+    """Accept ``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` alike."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        return tuple(shape[0])
+    return shape
+
+
+def _is_int_scalar(k: Any) -> bool:
+    return isinstance(k, Tensor) and k._data.ndim == 0 and k._data.dtype.kind in "iu"
+
+
+def _numpy_key(key: Any) -> Any:
+    def conv(k: Any) -> Any:
+        if isinstance(k, Tensor):
+            return k._data
+        if isinstance(k, list):
+            return np.asarray(k)
+        return k
+
+    return tuple(conv(k) for k in key) if isinstance(key, tuple) else conv(key)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """PyTorch's rule for computing ``a @ b`` with one mm/mv instead of bmm: one
+    operand is batched, the other is 1-D or 2-D and either needs a gradient (a
+    folded product keeps its gradient small) or the batched one folds without a
+    copy."""
+    da, db = a._data.ndim, b._data.ndim
+    a_larger = da >= db
+    if not (max(da, db) >= 3 and min(da, db) <= 2):
+        return False
+    if (b if a_larger else a).requires_grad:
+        return True
+    if da == 2:
+        return False
+    big = a._data if a_larger else np.swapaxes(b._data, -1, -2)
+    if big.size == 0:
+        return True
+    shape, strides = big.shape, big.strides
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(big.ndim - 1))
+
+
+def matmul(input: Tensor, other: Tensor) -> Tensor:
+    """``input @ other``: picks dot, mv, mm or a batched product by the ranks,
+    recording the same nodes as PyTorch (e.g. ``v @ M`` is unsqueeze, mm,
+    squeeze)."""
+    a, b = input, other
+    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
+        raise TypeError("matmul(): argument 'other' must be Tensor")
+    da, db = a._data.ndim, b._data.ndim
+    if da == 0 or db == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {da}D "
+            f"and {db}D"
+        )
+    if da == 1 and db == 1:
+        return L.Dot.apply(a, b)
+    if da == 2 and db == 1:
+        return L.Mv.apply(a, b)
+    if da == 1 and db == 2:
+        # PyTorch squeezes the mm result in place (squeeze_): the result is that
+        # tensor itself (not a view), at version 1
+        row = a.unsqueeze(0).mm(b)
+        out = S.SqueezeDimInplace.apply(row, 0)
+        out._vc = row._vc
+        out._vc.value += 1
+        return out
+    if da == 2 and db == 2:
+        return L.Mm.apply(a, b)
+    if da == 3 and db == 3 and (a._data.shape[0] == 1) != (b._data.shape[0] == 1):
+        # PyTorch 2.13 drops a unit batch when the other side has a real one,
+        # so the product folds into one mm below
+        if a._data.shape[0] == 1:
+            return matmul(a.squeeze(0), b)
+        return matmul(a, b.squeeze(0))
+    if _should_fold(a, b):
+        # fold the batch of the larger operand into rows: one mm (or mv); a
+        # batched right operand is used transposed: (bᵀ @ aᵀ)ᵀ, as PyTorch does
+        swap = db > da
+        big = b.mT if swap else a
+        small = (a.t() if da == 2 else a) if swap else b
+        rows = big.reshape(-1, big._data.shape[-1])
+        mat = small._data.ndim == 2
+        out = rows.mm(small) if mat else rows.mv(small)
+        shape = big._data.shape[:-1] + ((small._data.shape[-1],) if mat else ())
+        out = S.UnsafeView.apply(out, shape)
+        return out.mT.contiguous() if swap and mat else out
+    # batched: broadcast the batch dims, flatten them, bmm, restore the shape
+    a2 = a.unsqueeze(0) if da == 1 else a
+    b2 = b.unsqueeze(-1) if db == 1 else b
+    batch = broadcast_shape(a2._data.shape[:-2], b2._data.shape[:-2])
+    n, k = a2._data.shape[-2:]
+    m = b2._data.shape[-1]
+    if b2._data.shape[-2] != k:  # what bmm would say about the folded batch
+        nb = int(np.prod(batch))
+        raise RuntimeError(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{nb}, {k}] but got: [{nb}, {b2._data.shape[-2]}]."
+        )
+    a3 = a2.expand(batch + (n, k)).reshape(-1, n, k)
+    b3 = b2.expand(batch + b2._data.shape[-2:]).reshape(-1, k, m)
+    out_shape = batch + ((n,) if da > 1 else ()) + ((m,) if db > 1 else ())
+    return S.UnsafeView.apply(a3.bmm(b3), out_shape)
+
+
+def _unary_inplace(name: str) -> Callable:
+    def method(self: Tensor) -> Tensor:
+        return self._inplace(getattr(P, _OP_CLASS.get(name, name.capitalize())))
+
+    method.__name__ = method.__qualname__ = f"{name}_"
+    method.__doc__ = f"``{name}`` in place."
+    return method
+
+
+_OP_CLASS = {"log1p": "Log1p", "exp2": "Exp2", "expm1": "Expm1", "log2": "Log2"}
+for _name in (
+    "abs log sqrt rsqrt reciprocal sin cos tan sinh cosh asin acos atan asinh acosh "
+    "atanh log1p log2 log10 exp2 expm1 erf sign sgn"
+).split():
+    setattr(TensorBase, f"{_name}_", _unary_inplace(_name))
+for _alias, _name in (("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan")):
+    setattr(TensorBase, f"{_alias}_", getattr(TensorBase, f"{_name}_"))
+for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh")):
+    setattr(TensorBase, f"{_alias}_", getattr(TensorBase, f"{_name}_"))
+TensorBase.fix_ = TensorBase.trunc_
+
+
+def _rebuild_tensor(cls: type, data: np.ndarray, requires_grad: bool) -> Tensor:
+    return cls._make(data, requires_grad)
+
+
+def _scatter_old_reduce(t: Tensor, dim: int, index: Tensor, x: Any, reduce: str):
+    """``scatter(..., reduce="add"|"multiply")``: the values, and the tensor
+    source (None for a number). PyTorch has no derivative for it."""
+    tensor_src = x if isinstance(x, Tensor) else None
+    if tensor_src is not None:
+        warn(
+            "The reduce argument of minigrad.scatter with Tensor src is deprecated "
+            "and will be removed in a future PyTorch release. Use "
+            "minigrad.scatter_reduce instead for more reduction options."
+        )
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    d, key = S._scatter_target(t._data, dim, index, tensor_src)
+    part = x if tensor_src is None else S._src_part(x, key[d].shape)
+    kind = "sum" if reduce == "add" else "prod"
+    return S.scatter_reduce_values(t._data, key, part, kind, True), tensor_src
+
+
+def _scatter_source(src: Any, value: Any) -> tuple:
+    """``scatter``'s two forms: a tensor ``src`` or a number ``value``."""
+    if isinstance(src, Tensor):
+        return S.Scatter, src
+    if src is None and value is None:
+        raise TypeError("scatter() missing 1 required argument: 'src' or 'value'")
+    return S.ScatterValue, value if src is None else src
+
+
+def _numpy_spellings(method: Callable) -> Callable:
+    """Let a reduction take numpy's keywords as PyTorch's do: ``axis=`` for
+    ``dim=`` and ``keepdims=`` for ``keepdim=`` (karpathy's lectures use them)."""
+
+    def reduction(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            if "axis" in kwargs:
+                kwargs["dim"] = kwargs.pop("axis")
+            if "keepdims" in kwargs:
+                kwargs["keepdim"] = kwargs.pop("keepdims")
+        return method(self, *args, **kwargs)
+
+    reduction.__name__ = method.__name__
+    reduction.__qualname__ = method.__qualname__
+    reduction.__doc__ = method.__doc__
+    return reduction
+
+
+for _name in (
+    "sum mean nansum prod std var max min amax amin argmax argmin all any "
+    "logsumexp median nanmedian mode aminmax cumsum cumprod"
+).split():
+    if hasattr(TensorBase, _name):
+        setattr(TensorBase, _name, _numpy_spellings(getattr(TensorBase, _name)))

@@ -1,0 +1,307 @@
+"""Views, versions and in-place changes: how autograd stays right when memory is shared.
+
+A view (``view``, ``transpose``, indexing with slices...) shares its base's data
+and version counter, and remembers how to find itself inside the base
+(``_view_fn``). An in-place op bumps the shared version counter, so a saved
+tensor can tell that it was overwritten, and rewrites history: the tensor's
+``grad_fn`` becomes the in-place op's node; for a view, the base's ``grad_fn``
+becomes a ``CopySlices`` (the written region's gradient goes through the op) and
+the view's an ``AsStridedBackward0`` (its gradient is read out of the base's).
+
+``ViewsAndInplace`` holds the machinery the Tensor's view and in-place methods
+(``_tensor_base.py``) call: ``_view``, ``_views``, ``_inplace_view``, ``_inplace``
+and ``_set_history``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import _formula as f
+from . import engine, function, grad_mode
+from . import node as core
+from .function import _check_inplace, _sequence_nr
+from .node import (
+    ERR_BACKWARD_TWICE,
+    Node,
+    SavedTensor,
+    call_node,
+    refuse_overlap,
+)
+from .ops._common import _Qualified
+
+# The Tensor class, handed down by _tensor_base.bind_tensor_class.
+Tensor: Any = None
+
+
+def bind_tensor_class(cls: type, new_tensor: Callable[..., Any]) -> None:
+    """Receive the Tensor class and hand it down to the engine (and below)."""
+    global Tensor
+    Tensor = cls
+    engine.bind_tensor_class(cls, new_tensor)
+
+
+class ViewsAndInplace:
+    """The view and in-place machinery of a Tensor (a base class of it)."""
+
+    __slots__ = ()
+
+    def _view(self, cls: type, *args: Any) -> Tensor:
+        """Apply a view op: the result shares data and version counter with
+        ``self`` and remembers how to find itself inside its base."""
+        out = cls.apply(self, *args)
+        if self._fw_grad is not None and function.forward_ad_level is not None:
+            core.registered["view_tangent"](out, self, lambda x: cls.view_fn(x, *args))
+        base = self if self._base is None else self._base
+        parent = self._view_fn
+        if parent is None:
+            out._view_fn = lambda x: cls.view_fn(x, *args)
+        else:
+            out._view_fn = lambda x: cls.view_fn(parent(x), *args)
+        out._base, out._vc, out._view_version = base, self._vc, self._vc.value
+        if self._multi_view is not None:  # a view of a split's output is one too
+            out._multi_view = self._multi_view and grad_mode.state.enabled
+        # made under no_grad: it requires grad as its base does (a view that was
+        # made a leaf by requires_grad_() does not pass that on)
+        if not grad_mode.state.enabled and (base.requires_grad or self._no_grad_view):
+            out._no_grad_view = out._requires_grad = True
+        return out
+
+    def _views(self, cls: type, *args: Any) -> tuple:
+        """A view op with several outputs (split, unbind): one node for all, each
+        output a view of ``self``'s base that refuses in-place changes."""
+        outs = cls.apply(self, *args)
+        base = self if self._base is None else self._base
+        parent = self._view_fn
+        made_in_grad_mode = grad_mode.state.enabled
+        for i, out in enumerate(outs):
+            if parent is None:
+                out._view_fn = lambda x, i=i: cls.view_fn(x, *args)[i]
+            else:
+                out._view_fn = lambda x, i=i: cls.view_fn(parent(x), *args)[i]
+            out._base, out._vc, out._view_version = base, self._vc, self._vc.value
+            out._multi_view = made_in_grad_mode
+            if not made_in_grad_mode and self.requires_grad:
+                out._no_grad_view = out._requires_grad = True
+        return outs
+
+    def _inplace_view(self, cls: type, *args: Any) -> Tensor:
+        """``x.t_()``: x itself takes the view's shape (same memory) as a new
+        version whose history ends in the op's node (TBackward1). A view stays a
+        view of its base, found by one more step."""
+        if grad_mode.state.enabled:
+            _check_inplace(self)
+            if self._base is not None and self._view_version != self._vc.value:
+                self._refresh_view_grad_fn()
+        out = cls.apply(self, *args)
+        self._data = out._data
+        self._vc.value += 1
+        if out._grad_fn is not None:
+            self._set_history(out._grad_fn)
+        parent = self._view_fn
+        if parent is not None:
+            self._view_fn = lambda x: cls.view_fn(parent(x), *args)
+            self._view_version = self._vc.value
+        return self
+
+    def _inplace(self, cls: type, *args: Any) -> Tensor:
+        """Run op ``cls`` out of place, write the result into this tensor's memory,
+        bump the shared version, and make this tensor's history end in the op's
+        node (or, for a view, make the base's history a ``CopySlices``)."""
+        refuse_overlap(self._data)
+        recording = grad_mode.state.enabled
+        if recording:
+            if self._multi_view is not None or self._no_grad_view:
+                _check_multi_view(self, args)
+            _check_inplace(self)
+            if self._base is not None and self._view_version != self._vc.value:
+                self._refresh_view_grad_fn()
+        out = cls.apply(self, *args)
+        node = out._grad_fn
+        if out._data.shape != self._data.shape:
+            raise RuntimeError(
+                f"output with shape {list(self.shape)} doesn't match the broadcast "
+                f"shape {list(out.shape)}"
+            )
+        if node is not None:
+            _snapshot_saved_self(node, self)
+        self._data[...] = out._data
+        self._vc.value += 1
+        if out._fw_grad is not None:  # forward AD: the tangent comes along
+            core.registered["write_tangent"](self, out._fw_grad)
+        if node is None:
+            return self
+        _rebind_saved_result(node, self)
+        base = self._base
+        if base is None:
+            self._set_history(node)
+            return self
+        base._set_history(CopySlices(base, self._view_fn, node))
+        self._set_history(AsStridedBackward0(base, self._view_fn))
+        self._view_version = self._vc.value
+        return self
+
+    def _set_history(self, fn: Node, output_nr: int = 0) -> None:
+        """Make ``fn`` this tensor's grad_fn (after an in-place change). A
+        retain_grad() follows the tensor to it, as in PyTorch; hooks registered
+        before stay with the old node (they see the gradient of the old value)."""
+        old, old_nr = self._grad_fn, self._output_nr
+        self._grad_fn, self._output_nr, self._requires_grad = fn, output_nr, False
+        if self._retains_grad and old is not None and old is not fn:
+            retained = old._retains_grad or {}
+            ref = retained.get(old_nr)
+            if ref is not None and ref() is self:
+                del retained[old_nr]
+            fn._retain_grad_of(output_nr, self)
+
+
+def _check_multi_view(t: Tensor, args: tuple) -> None:
+    """PyTorch refuses in-place changes that need grad to an output of a
+    function returning several views (split, unbind, chunk, iteration)."""
+    base_needs = t._base is not None and t._base.requires_grad
+    if not (
+        t.requires_grad
+        or base_needs
+        or any(getattr(a, "requires_grad", False) for a in args)
+    ):
+        return
+    fn = t.grad_fn
+    if fn is not None and t._multi_view:
+        op = core.forward_op_name(fn)
+        msg = f"Output {t._output_nr} of {op} is a view and is being modified inplace."
+    else:
+        msg = (
+            "A view was created in no_grad mode and is being modified inplace with "
+            "grad mode enabled."
+        )
+    if t._multi_view:
+        msg += (
+            " This view is the output of a function that returns multiple views. "
+            "Such functions do not allow the output views to be modified inplace. "
+            "You should replace the inplace operation by an out-of-place one."
+        )
+    else:
+        msg += (
+            " Given that this use case is ambiguous and error-prone, it is "
+            "forbidden. You can clarify your code by moving both the view and the "
+            "inplace either both inside the no_grad block (if you don't want the "
+            "inplace to be tracked) or both outside (if you want the inplace to be "
+            "tracked)."
+        )
+    raise RuntimeError(msg)
+
+
+def _snapshot_saved_self(node: Node, t: Tensor) -> None:
+    """An in-place op's node may have saved the tensor it is about to overwrite;
+    keep the old values instead (PyTorch saves ``original_self``)."""
+    saved = node._held
+    names = node._slot_names or ("self",)
+    # only the ``self`` slot holds the old value; another slot that saved the
+    # same tensor (``t.mul_(t)``'s ``other``) sees the write and will fail its
+    # version check in backward, as in PyTorch
+    is_self = [
+        s is not None and s.tensor is t and name == "self"
+        for name, s in zip(names, saved or ())
+    ]
+    if any(is_self):
+        # the copy keeps t's history so create_graph can differentiate through it
+        old = Tensor._make(t._data.copy(), t._requires_grad)
+        old._grad_fn, old._output_nr = t.grad_fn, t._output_nr
+        node._held = tuple(
+            SavedTensor(old, False) if self_slot else s
+            for self_slot, s in zip(is_self, saved)
+        ) + tuple(saved[len(is_self) :])
+
+
+def _rebind_saved_result(node: Node, t: Tensor) -> None:
+    """A saved result of an in-place op is the tensor itself after the write."""
+    for s in node._held or ():
+        if s is not None and s.tensor is None:
+            s.data, s.vc, s.version = t._data, t._vc, t._vc.value
+
+
+class CopySlices(_Qualified, Node):
+    """The base's new grad_fn after an in-place op on one of its views: the
+    gradient for the written region goes through the in-place op's node ``fn``,
+    the rest flows to the base's previous history unchanged."""
+
+    def __init__(self, base: Any, view_fn: Any, fn: Node) -> None:
+        self.fn, self.view_fn = fn, view_fn
+        self._seq = fn._seq
+        self.next_functions = (base._edge(),) + fn.next_functions[1:]
+        self._output_meta = ((base._data.shape, base._data.dtype),)
+
+    def apply(self, grads: list) -> tuple:
+        (g,) = grads
+        if self.fn is None:  # released by an earlier backward
+            raise RuntimeError(ERR_BACKWARD_TWICE)
+        if not isinstance(g, (np.ndarray, np.generic)):  # create_graph: on Tensors
+            flat = _view_positions(self.view_fn, g.shape)
+            res = call_node(self.fn, [g.reshape(-1)[flat]], graph=True)
+            keep = np.ones(g.shape, g._data.dtype)
+            self.view_fn(keep)[...] = 0
+            result = g * type(g)._make(keep, False)
+            if res[0] is not None:
+                result = result + _place(res[0], flat, g)
+            return (result,) + tuple(res[1:])
+        result = np.array(g, copy=True)
+        region = self.view_fn(result)
+        res = call_node(self.fn, [np.array(region, copy=True)], graph=False)
+        region[...] = 0 if res[0] is None else res[0]
+        return (result,) + tuple(res[1:])
+
+    def saved_names(self) -> list[str]:
+        return [] if self.fn is None else self.fn.saved_names()
+
+    def release_variables(self) -> None:
+        # PyTorch drops the wrapped node: a second backward through it raises
+        if self.fn is not None:
+            self.fn.release_variables()
+            self.fn = None
+
+
+class AsStridedBackward0(Node):
+    """A view's grad_fn after its base was changed in place: the gradient of
+    the view is placed into zeros shaped like the base."""
+
+    def __init__(self, base: Any, view_fn: Any) -> None:
+        self.view_fn = view_fn
+        self.base_meta = (base._data.shape, base._data.dtype)
+        # the view's geometry in its base's memory, as PyTorch saves it
+        view = view_fn(base._data)
+        item = view.itemsize
+        self._saved_size = view.shape
+        self._saved_stride = tuple(st // item for st in view.strides)
+        offset = view.__array_interface__["data"][0]
+        self._saved_storage_offset = (
+            offset - base._data.__array_interface__["data"][0]
+        ) // item
+        self.next_functions = (base._edge(),)
+        self._output_meta = ((view.shape, view.dtype),)
+        self._seq = next(_sequence_nr)
+
+    def apply(self, grads: list) -> tuple:
+        (g,) = grads
+        if not isinstance(g, (np.ndarray, np.generic)):  # create_graph: on Tensors
+            shape, dtype = self.base_meta
+            flat = _view_positions(self.view_fn, shape)
+            zeros = type(g)._make(np.zeros(shape, dtype), False)
+            return (_place(g, flat, zeros),)
+        z = np.zeros(*self.base_meta)
+        self.view_fn(z)[...] = g
+        return (z,)
+
+
+def _view_positions(view_fn: Any, shape: tuple) -> np.ndarray:
+    """For each element of a view, its flat position in the base (so that a
+    view's gradient can be read and written with recorded index ops)."""
+    return np.array(view_fn(np.arange(int(np.prod(shape))).reshape(shape)))
+
+
+def _place(g: Any, flat: np.ndarray, like: Any) -> Any:
+    """``g`` (shaped like the view) added into zeros shaped like ``like``."""
+    placed = f.index_add(g.reshape(-1), (like._data.size,), flat.reshape(-1))
+    return placed.reshape(like.shape)
