@@ -39,6 +39,7 @@ from graphviz.quoting import quote
 from . import render
 from .dot import THEMES, Theme
 from .drawing import DEFAULT_DPI, Size, check_dpi, check_parent
+from .widgets.roles import ROLES as ROLE_TEXT
 from .widgets.roles import role_legend_html
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ ROLES = ("done", "ready", "running", "flow", "written", "error")
 MAX_RASTER_FRAMES = 150  # GIF / PNG / SVG frames: each is a layout and a file
 PROGRESS_ABOVE = 10  # frames: longer exports say how far they are
 GIF_DPI = 96  # screen resolution: GIFs are for web pages and slides
-CAPTION_PT = 26.0  # the strip above each PDF page holding "Step 3: MulBackward0"
+CAPTION_PT = 40.0  # the strip above each PDF page: "Step 3 of 8: ..." and a legend
 
 
 def save(
@@ -129,7 +130,7 @@ def save(
         titles = [_title(stepper, k) for k in range(len(frames))]
         pages = [styler.svg_changes(frame) for frame in frames]
         svg = render.svg(digraph.source, opts.engine)
-        return _write(path, pdf_pages(svg, pages, titles))
+        return _write(path, pdf_pages(svg, pages, titles, THEMES[opts.theme]))
     if fmt == "svg":
         svgs = each_frame(lambda src: render.svg(src, opts.engine))
         return _write_frames(path, [s.encode() for s in svgs], "svg")
@@ -486,12 +487,18 @@ def _restyled(old: dict[str, str], style: dict[str, str]) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------- PDF / GIF
-def pdf_pages(svg: str, pages: list[dict[str, dict]], titles: list[str]) -> bytes:
+def pdf_pages(
+    svg: str,
+    pages: list[dict[str, dict]],
+    titles: list[str],
+    theme: Theme = THEMES["light"],
+) -> bytes:
     """A multi-page PDF of one laid-out SVG: page k applies ``pages[k]`` (SVG
     element id -> DOT attributes: ``color``, ``fillcolor``, ``penwidth``,
     ``style``) to the shapes of those elements, with ``titles[k]`` above. The
     SVG is parsed once (svglib), so a page costs a redraw, not a new layout and
-    parse."""
+    parse. The caption strip says "Step k of n" and explains the highlights;
+    it is painted in the theme's background (a dark PDF is dark everywhere)."""
     drawing = render.svg_drawing(svg)
     from reportlab.graphics import renderPDF  # (installed with svglib)
     from reportlab.pdfgen.canvas import Canvas
@@ -500,20 +507,50 @@ def pdf_pages(svg: str, pages: list[dict[str, dict]], titles: list[str]) -> byte
     out = io.BytesIO()
     canvas = Canvas(out)
     canvas.setTitle("backward() step by step")
-    for changes, title in zip(pages, titles):
+    for k, (changes, title) in enumerate(zip(pages, titles)):
         undo: list[tuple[Any, str, Any]] = []
         for sid, attrs in changes.items():
             if sid in groups:
                 undo += _paint(groups[sid], attrs)
-        canvas.setPageSize((drawing.width, drawing.height + CAPTION_PT))
+        width, height = drawing.width, drawing.height + CAPTION_PT
+        canvas.setPageSize((width, height))
+        canvas.setFillColor(_rl_color(_css_color(theme.background)))
+        canvas.rect(0, 0, width, height, stroke=0, fill=1)
         renderPDF.draw(drawing, canvas, 0, 0)
+        canvas.setFillColor(_rl_color(theme.text))
         canvas.setFont("Helvetica-Bold", 13)
-        canvas.drawString(10, drawing.height + 8, title)
+        caption = re.sub(r"^Step (\d+):", rf"Step \1 of {len(pages) - 1}:", title)
+        canvas.drawString(10, drawing.height + 22, caption)
+        if k:  # the picture before backward has no highlight to explain
+            _role_legend(canvas, 10, drawing.height + 6, theme)
         canvas.showPage()
         for shape, name, value in reversed(undo):  # back to the plain picture
             setattr(shape, name, value)
     canvas.save()
     return out.getvalue()
+
+
+def _css_color(name: str) -> str:
+    return "#ffffff" if name == "white" else name
+
+
+def _role_legend(canvas: Any, x: float, y: float, theme: Theme) -> None:
+    """One line under the caption: a sample stroke per highlight and its meaning
+    (the widget's legend, in the CSS colours and dash patterns)."""
+    styles = role_styles()
+    canvas.setFont("Helvetica", 9)
+    for role, _style, text in ROLE_TEXT:
+        if role == "error":
+            continue  # only an error frame has it, and its caption says so
+        style = styles.get(role, {})
+        canvas.setStrokeColor(_rl_color(style.get("color", theme.muted)))
+        canvas.setLineWidth(min(float(style.get("penwidth", 1.5)), 4))
+        canvas.setDash(*([3, 2] if style.get("dashed") == "True" else []))
+        canvas.rect(x, y - 1, 14, 8, stroke=1, fill=0)
+        canvas.setDash()
+        canvas.setFillColor(_rl_color(theme.text))
+        canvas.drawString(x + 18, y, text)
+        x += 26 + canvas.stringWidth(text, "Helvetica", 9)
 
 
 def _groups(node: Any) -> Any:

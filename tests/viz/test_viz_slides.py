@@ -104,3 +104,18 @@ def test_no_tensor_is_drawn_below_its_grad_fn(framework, seeds):
             assert pos[tid][1] < pos[t.producer[0]][1], t.name  # SVG y grows down
             checked += 1
     assert checked == 5
+
+
+def test_pdf_frames_have_a_caption_and_a_highlight_legend(minigrad, seeds, tmp_path):
+    from test_viz_render import pdf_text
+
+    loss, params = seeds["seed2"](minigrad)
+    stepper = viz.BackwardStepper(loss, params=params)
+    text = pdf_text(stepper.save(tmp_path / "dark.pdf", theme="dark").read_bytes())
+    n = len(stepper.frames)
+    assert f"Step 1 of {n}: MeanBackward0".encode() in text
+    assert b"waiting in the ready queue" in text and b"already run" in text
+    # the whole page, caption strip included, is painted the dark background
+    assert re.search(
+        rb"\.117647 \.117647 \.117647 rg\s*n?\s*0 0 [\d.]+ [\d.]+ re f", text
+    )
