@@ -102,7 +102,12 @@ def check_dpi(dpi: float | None) -> float | None:
 
 
 def check_parent(path: Path) -> Path:
-    """``path``, once its folder is known to exist (nothing is created)."""
+    """``path``, once its folder exists.
+
+    The file's own folder is created when its parent exists (``slides/x.pdf``
+    next to a notebook); a longer missing path is refused, naming the first
+    missing folder (likely a typo), and so is a file standing in the path.
+    """
     parent = path.parent
     for folder in (parent, *parent.parents):
         if folder.exists() and not folder.is_dir():
@@ -110,10 +115,13 @@ def check_parent(path: Path) -> Path:
                 f"cannot write {str(path)!r}: {str(folder)!r} is a file, not a folder"
             )
     if not parent.is_dir():
-        raise FileNotFoundError(
-            f"cannot write {str(path)!r}: the folder {str(parent)!r} does not "
-            "exist (create it first)"
-        )
+        if not parent.parent.is_dir():
+            missing = next(f for f in reversed(parent.parents) if not f.is_dir())
+            raise FileNotFoundError(
+                f"cannot write {str(path)!r}: the folder {str(missing)!r} does not "
+                "exist (create it first)"
+            )
+        parent.mkdir()
     return path
 
 

@@ -22,7 +22,7 @@ import warnings
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -32,6 +32,43 @@ DEFAULT_MAX_NODES = 2500
 
 class GraphTooLargeError(ValueError):
     """The graph has more nodes than the caller allowed."""
+
+
+# ------------------------------------------------- what viz reads from a graph
+
+
+class AutogradNode(Protocol):
+    """A grad_fn node as PyTorch exposes it (and minigrad mirrors).
+
+    Also read when present: ``variable`` (AccumulateGrad's leaf), ``metadata``,
+    ``_saved_<slot>`` properties, ``saved_tensors`` (custom Functions) and the
+    hook dicts; they vary by node, so they are looked up by name."""
+
+    @property
+    def next_functions(self) -> tuple[tuple[AutogradNode | None, int], ...]: ...
+
+    def name(self) -> str: ...
+
+
+@runtime_checkable
+class TensorLike(Protocol):
+    """The tensor attributes the walk needs (`is_tensor` checks these).
+
+    Also read when present: ``output_nr``, ``_version``, ``retains_grad``,
+    ``grad``, ``dtype``, the hook dicts, and ``detach()``/``numpy()`` for the
+    value preview."""
+
+    @property
+    def grad_fn(self) -> AutogradNode | None: ...
+
+    @property
+    def requires_grad(self) -> bool: ...
+
+    @property
+    def is_leaf(self) -> bool: ...
+
+    @property
+    def shape(self) -> tuple[int, ...]: ...
 
 
 # --------------------------------------------------------------------------- model
@@ -225,13 +262,12 @@ def shape_label(shape: tuple[int, ...] | None) -> str:
 
 
 def is_tensor(obj: Any) -> bool:
-    """Duck-typed: anything with the tensor attributes autograd needs."""
-    return all(
-        hasattr(obj, a) for a in ("grad_fn", "requires_grad", "is_leaf", "shape")
-    )
+    """Duck-typed: anything with the tensor attributes autograd needs
+    (`TensorLike`; a runtime Protocol check is the same hasattr test)."""
+    return isinstance(obj, TensorLike)
 
 
-def node_name(node: Any) -> str:
+def node_name(node: AutogradNode) -> str:
     """PyTorch's node name without a C++ namespace (``torch::autograd::``)."""
     try:
         name = str(node.name())
@@ -250,7 +286,7 @@ def _to_numpy(t: Any) -> np.ndarray:
         return np.asarray(d.tolist())
 
 
-def value_preview(t: Any, max_chars: int = 60) -> str:
+def value_preview(t: TensorLike, max_chars: int = 60) -> str:
     """A few numbers of ``t`` (all of them when small)."""
     try:
         arr = _to_numpy(t)
@@ -313,7 +349,7 @@ def _is_saved_attr(node: Any, name: str) -> bool:
 _ATTR_NAMES: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 
-def _attr_names(node: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _attr_names(node: AutogradNode) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(saved slot names, hook attribute names) of a node, ``self`` first.
 
     ``dir()`` and the property checks cost more than the rest of a node's
@@ -336,9 +372,9 @@ _VERSION_RE = re.compile(r"is at version (\d+); expected version (\d+)")
 # ------------------------------------------------------------------- the walk
 
 
-def flatten_outputs(outputs: Any) -> list[tuple[str | None, Any]]:
+def flatten_outputs(outputs: Any) -> list[tuple[str | None, TensorLike]]:
     """(name, tensor) pairs from a tensor or a nested tuple / list / dict."""
-    found: list[tuple[str | None, Any]] = []
+    found: list[tuple[str | None, TensorLike]] = []
 
     def visit(obj: Any, name: str | None) -> None:
         if is_tensor(obj):
@@ -361,7 +397,7 @@ def flatten_outputs(outputs: Any) -> list[tuple[str | None, Any]]:
     return found
 
 
-def _param_pairs(params: Any) -> list[tuple[str, Any]]:
+def _param_pairs(params: Any) -> list[tuple[str, TensorLike]]:
     if params is None:
         return []
     pairs = list(params.items()) if isinstance(params, Mapping) else list(params)
@@ -378,7 +414,7 @@ class _Builder:
     """One breadth-first walk from the outputs; ids are given in walk order."""
 
     def __init__(
-        self, params: list[tuple[str, Any]], max_nodes: int, count_saved: bool
+        self, params: list[tuple[str, TensorLike]], max_nodes: int, count_saved: bool
     ) -> None:
         self.g = Graph()
         self.max_nodes = max_nodes
@@ -386,13 +422,13 @@ class _Builder:
         self.fn_ids: dict[int, str] = {}  # id(node) -> function id
         self.tensor_ids: dict[tuple, str] = {}  # _key(tensor) -> tensor id
         self.alive: list[Any] = []  # keeps objects alive so id() stays unique
-        self.queue: deque[Any] = deque()
+        self.queue: deque[AutogradNode] = deque()
         self.param_names = {self._key(t): name for name, t in params}
         self.params = params
 
     # Identity of a tensor: leaves by object, results by (grad_fn, output_nr),
     # because PyTorch hands out a fresh object for a saved output.
-    def _key(self, t: Any) -> tuple:
+    def _key(self, t: TensorLike) -> tuple:
         self.alive.append(t)
         fn = t.grad_fn
         if fn is None:
@@ -400,7 +436,7 @@ class _Builder:
         self.alive.append(fn)
         return ("out", id(fn), int(getattr(t, "output_nr", 0)))
 
-    def function_id(self, node: Any) -> str:
+    def function_id(self, node: AutogradNode) -> str:
         fid = self.fn_ids.get(id(node))
         if fid is None:
             self._check_size()
@@ -425,7 +461,7 @@ class _Builder:
             "(e.g. one layer's output), or pass max_nodes=... to raise the limit."
         )
 
-    def tensor(self, t: Any, name: str | None = None) -> str:
+    def tensor(self, t: TensorLike, name: str | None = None) -> str:
         """Register ``t`` (once) and return its id."""
         key = self._key(t)
         tid = self.tensor_ids.get(key)
@@ -466,7 +502,7 @@ class _Builder:
         if tid not in self.g.shown_tensors:
             self.g.shown_tensors.append(tid)
 
-    def visit(self, node: Any) -> None:
+    def visit(self, node: AutogradNode) -> None:
         fid = self.fn_ids[id(node)]
         info = FunctionInfo(id=fid, name=node_name(node))
         self.g.functions[fid] = info
@@ -483,7 +519,7 @@ class _Builder:
             dst = None if nxt is None else self.function_id(nxt)
             self.g.edges.append(Edge(edge_id(fid, i), fid, dst, i, int(nr)))
 
-    def _read_saved(self, node: Any, info: FunctionInfo) -> None:
+    def _read_saved(self, node: AutogradNode, info: FunctionInfo) -> None:
         names = list(_attr_names(node)[0])
         if not names and hasattr(node, "saved_tensors"):  # custom Function ctx
             names = ["tensors"]
@@ -525,7 +561,7 @@ class _Builder:
         self.g.saved[sid] = s
         info.saved.append(sid)
 
-    def run(self, outputs: list[tuple[str | None, Any]]) -> Graph:
+    def run(self, outputs: list[tuple[str | None, TensorLike]]) -> Graph:
         for name, t in outputs:
             tid = self.tensor(t, name)
             self.g.tensors[tid].is_output = True

@@ -41,9 +41,15 @@ def test_control_characters_and_surrogates_are_escaped(framework):
 
 def test_missing_folder_is_an_error_that_says_so(drawing, tmp_path):
     target = tmp_path / "no" / "such" / "folder" / "x.svg"
-    with pytest.raises(FileNotFoundError, match="does not exist"):
+    missing = str(tmp_path / "no")
+    with pytest.raises(FileNotFoundError, match=f"the folder '{missing}' does not"):
         drawing.save(target)
-    assert not (tmp_path / "no").exists()  # nothing created silently
+    assert not (tmp_path / "no").exists()  # no chain of folders created
+
+
+def test_the_files_own_folder_is_created(drawing, tmp_path):
+    # as lessons do: drawing.save("slides/x.svg") next to the notebook
+    assert drawing.save(tmp_path / "slides" / "x.svg").is_file()
 
 
 def test_a_file_in_the_parent_path_is_named(drawing, tmp_path):
@@ -55,7 +61,7 @@ def test_a_file_in_the_parent_path_is_named(drawing, tmp_path):
 def test_stepper_exports_check_folders_too(minigrad, tmp_path):
     stepper = small_stepper(minigrad)
     with pytest.raises(FileNotFoundError, match="does not exist"):
-        stepper.save(tmp_path / "missing" / "steps.pdf")
+        stepper.save(tmp_path / "missing" / "deeper" / "steps.pdf")
     (tmp_path / "frames").write_text("a file")
     with pytest.raises(NotADirectoryError, match="is a file"):
         stepper.save(tmp_path / "frames", fmt="svg")
