@@ -30,6 +30,7 @@ from .graph import (
     TensorInfo,
     shape_label,
     truncated,
+    use_id,
 )
 
 # ------------------------------------------------------------------- themes
@@ -622,6 +623,22 @@ def backward_dot(
     return dot
 
 
+def _forward_copies(fv: ForwardView, op_ids: set[str]) -> dict[tuple[str, str], str]:
+    """(leaf id, op id) -> drawn id of the leaf's copy next to that op, for
+    leaves read by several ops (only those appear)."""
+    readers: dict[str, list[str]] = {}
+    leaves = {t.id for t in fv.tensors if t.is_leaf and t.producer is None}
+    for e in fv.edges:
+        if e.src in leaves and e.dst in op_ids and e.dst not in readers.get(e.src, []):
+            readers.setdefault(e.src, []).append(e.dst)
+    return {
+        (tid, op): use_id(tid, k)
+        for tid, ops in readers.items()
+        if len(ops) > 1
+        for k, op in enumerate(ops)
+    }
+
+
 def _is_expert(detail: str) -> bool:
     if detail not in DETAILS:
         raise ValueError(f"detail must be one of {DETAILS}, not {detail!r}")
@@ -662,9 +679,11 @@ def forward_dot(
     detail: str = "beginner",
     slide: bool = False,
     title: str | None = None,
+    split_shared: bool | None = None,
 ) -> graphviz.Digraph:
-    """The forward graph: tensors and the ops between them (``slide`` and
-    ``title`` as in `backward_dot`)."""
+    """The forward graph: tensors and the ops between them (``slide``,
+    ``title`` and ``split_shared`` as in `backward_dot`: a leaf read by
+    several ops is drawn next to each of them)."""
     th = lecture(THEMES[theme]) if slide else THEMES[theme]
     dot = _new_digraph("forward", th, rankdir, size, title)
     p = prefix
@@ -672,18 +691,29 @@ def forward_dot(
         compact = len(fv.tensors) + len(fv.ops) > COMPACT_ABOVE
     if compact:
         dot.attr(**FAST_LAYOUT["forward"])
+    op_ids = {op.id for op in fv.ops}
+    if split_shared is None:
+        split_shared = len(fv.tensors) + len(fv.ops) > SPLIT_SHARED_ABOVE
+    copy_of = _forward_copies(fv, op_ids) if split_shared else {}
+    uses: dict[str, int] = {}
+    for tid, _op in copy_of:
+        uses[tid] = uses.get(tid, 0) + 1
     for t in fv.tensors:
-        label = _tensor_label(t, th, show_values, 1, _is_expert(detail))
-        _node(dot, p + t.id, label, t.kind, th, "tensor", output=t.is_output)
+        n = uses.get(t.id, 1)
+        ids = [use_id(t.id, k) for k in range(n)]
+        label = _tensor_label(t, th, show_values, n, _is_expert(detail))
+        for did in ids:
+            classes = _classes("tensor", ids)
+            _node(dot, p + did, label, t.kind, th, classes, output=t.is_output)
     for op in fv.ops:
         label = _Label(th).title(op.op).small(op.name).html()
         _node(dot, p + op.id, label, "op", th, "function")
-    op_ids = {op.id for op in fv.ops}
     for e in fv.edges:
         kind = "input" if e.dst in op_ids else "output"
         # Label an op's outputs only when it has several (split, unbind...).
         label = f"[{e.index}]" if e.src in fv.multi_output else None
-        _edge(dot, p + e.src, p + e.dst, id=p + e.id, label=label, **{"class": kind})
+        src = copy_of.get((e.src, e.dst), e.src)
+        _edge(dot, p + src, p + e.dst, id=p + e.id, label=label, **{"class": kind})
     if legend:
         draw_legend = (
             _legend_row if slide else functools.partial(_legend, rankdir=rankdir)

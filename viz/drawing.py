@@ -163,7 +163,8 @@ class Drawing:
             detail=o.detail,
         )
         if self.view == "forward":
-            return forward_dot(forward_view(self.graph), **common)
+            fv = forward_view(self.graph)
+            return forward_dot(fv, split_shared=o.split_shared, **common)
         graph = self.graph
         if o.collapse is not False:
             graph = collapse_to_fit(graph, o.show_saved)
@@ -379,6 +380,7 @@ def forward_graph(
     id_prefix: str = "",
     compact: bool | None = None,
     detail: str = "beginner",
+    split_shared: bool | None = None,
 ) -> Drawing:
     """Draw the computation as written: tensors and the ops between them.
 
@@ -386,7 +388,9 @@ def forward_graph(
     dashed; ops are ellipses named after the forward op (``Mul`` for
     ``MulBackward0``). The forward graph is rebuilt from the backward one, so
     constants that do not require grad are visible only when an op saved them
-    (``x * w`` saves ``x``); otherwise a "tensor" placeholder stands in. Other
+    (``x * w`` saves ``x``); otherwise a "tensor" placeholder stands in.
+    ``split_shared``: a leaf read by several ops (a weight of a loop) is drawn
+    next to each, marked "N uses" (default: above a few dozen nodes). Other
     arguments as in `backward_graph`.
     """
     return _drawing(
@@ -403,4 +407,5 @@ def forward_graph(
         id_prefix=id_prefix,
         compact=compact,
         detail=detail,
+        split_shared=split_shared,
     )

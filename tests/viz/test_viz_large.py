@@ -130,3 +130,22 @@ def test_huge_graphs_collapse_with_a_note(framework):
     assert "more autograd nodes" in src and src.count("\t") < 3 * COLLAPSE_TO
     full = viz.backward_graph(x, params={"w": w}, max_nodes=10**5, collapse=False)
     assert "more autograd nodes" not in full.source
+
+
+def test_forward_view_draws_a_shared_leaf_next_to_each_op(framework):
+    loss, params = recurrent(framework, 8)
+    src = viz.forward_graph(loss, params=params, split_shared=True).source
+    ids = set(node_ids(src))
+    d = viz.forward_graph(loss, params=params)  # 8 steps: automatic
+    assert d.source == src
+    for name in ("Wh", "Wx", "b"):
+        (tid,) = (t.id for t in d.graph.tensors.values() if t.name == name)
+        copies = {tid} | {f"{tid}-use{k}" for k in range(2, 9)}
+        assert copies <= ids
+        # each copy feeds exactly one op
+        tails = re.findall(rf'^\t"?({tid}(?:-use\d+)?)"? -> ', src, re.M)
+        assert sorted(tails) == sorted(copies)
+    assert src.count("8 uses (one tensor)") == 24
+    w = framework.tensor([1.0], requires_grad=True)
+    small = viz.forward_graph(w * 2 + w * 3, params={"w": w}).source
+    assert "-use2" not in small  # a lesson-sized graph keeps one w
