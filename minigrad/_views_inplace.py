@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _dtype as dt
 from . import _formula as f
 from . import engine, function, grad_mode
 from . import node as core
@@ -126,6 +127,8 @@ class ViewsAndInplace:
                 f"output with shape {list(self.shape)} doesn't match the broadcast "
                 f"shape {list(out.shape)}"
             )
+        if out._data.dtype != self._data.dtype:
+            _check_cast(out.dtype, self.dtype, cls)
         if node is not None:
             _snapshot_saved_self(node, self)
         self._data[...] = out._data
@@ -192,6 +195,19 @@ def _check_multi_view(t: Tensor, args: tuple) -> None:
             "tracked)."
         )
     raise RuntimeError(msg)
+
+
+def _check_cast(result: dt.dtype, target: dt.dtype, op: type) -> None:
+    """PyTorch's canCast for an in-place result: no float into an integer
+    tensor, nothing but bool into a bool one (numpy would truncate silently)."""
+    if (result.is_floating_point and not target.is_floating_point) or (
+        target is dt.bool and result is not dt.bool
+    ):
+        name = target._cpp if getattr(op, "cast_error_cpp", False) else None
+        raise RuntimeError(
+            f"result type {result._scalar_type} can't be cast to the desired "
+            f"output type {name or target._scalar_type}"
+        )
 
 
 def _snapshot_saved_self(node: Node, t: Tensor) -> None:

@@ -209,6 +209,7 @@ class Clamp(Op):
     """d clamp(a, min, max) = g where min <= a <= max, else 0"""
 
     node_name, saved, saved_attrs = "ClampBackward1", ("self",), ("min", "max")
+    cast_error_cpp = True  # its in-place cast error names the C++ type (long int)
 
     @staticmethod
     def forward(ctx: Any, a: Any, lo: Any, hi: Any) -> Any:

@@ -504,6 +504,12 @@ class IndexPut(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Any, v: Any, key: Any, accumulate: bool) -> Any:
+        if v._data.dtype != a._data.dtype and not v._wrapped_number:
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{_scalar_name(a._data)} for the destination and "
+                f"{_scalar_name(v._data)} for the source."
+            )
         out = np.array(a._data, copy=True)
         ctx.key, ctx.accumulate, ctx.vshape = key, accumulate, v._data.shape
         ctx.indices = index_tensors(key)
@@ -939,7 +945,7 @@ class IndexAdd(Op):
 
 def _scalar_name(x: np.ndarray) -> str:
     """``Float``, ``Double``...: PyTorch's name of the dtype in messages."""
-    return from_numpy_dtype(x.dtype)._legacy.replace("Tensor", "")
+    return from_numpy_dtype(x.dtype)._scalar_type
 
 
 class Tril(Op):
