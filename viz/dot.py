@@ -623,10 +623,11 @@ def backward_dot(
     return dot
 
 
-def _forward_copies(fv: ForwardView, op_ids: set[str]) -> dict[tuple[str, str], str]:
+def forward_copies(fv: ForwardView) -> dict[tuple[str, str], str]:
     """(leaf id, op id) -> drawn id of the leaf's copy next to that op, for
     leaves read by several ops (only those appear)."""
     readers: dict[str, list[str]] = {}
+    op_ids = {op.id for op in fv.ops}
     leaves = {t.id for t in fv.tensors if t.is_leaf and t.producer is None}
     for e in fv.edges:
         if e.src in leaves and e.dst in op_ids and e.dst not in readers.get(e.src, []):
@@ -694,7 +695,7 @@ def forward_dot(
     op_ids = {op.id for op in fv.ops}
     if split_shared is None:
         split_shared = len(fv.tensors) + len(fv.ops) > SPLIT_SHARED_ABOVE
-    copy_of = _forward_copies(fv, op_ids) if split_shared else {}
+    copy_of = forward_copies(fv) if split_shared else {}
     uses: dict[str, int] = {}
     for tid, _op in copy_of:
         uses[tid] = uses.get(tid, 0) + 1

@@ -21,6 +21,7 @@ from .dot import (
     backward_dot,
     collapse_to_fit,
     drawn_nodes,
+    forward_copies,
     forward_dot,
 )
 from .graph import DEFAULT_MAX_NODES, Graph, build_graph, forward_view
@@ -180,9 +181,18 @@ class Drawing:
     def drawn_ids(self) -> dict[str, list[str]]:
         """Model id -> all its drawn ids, for ids drawn more than once (a shared
         leaf drawn once per use); highlight them together."""
-        if self.view == "forward":
-            return {}
         o = self._resolved(export=False)
+        if self.view == "forward":
+            fv = forward_view(self.graph)
+            split = o.split_shared
+            if split is None:
+                split = len(fv.tensors) + len(fv.ops) > SPLIT_SHARED_ABOVE
+            if not split:
+                return {}
+            copies: dict[str, list[str]] = {}
+            for (tid, _op), did in forward_copies(fv).items():
+                copies.setdefault(tid, []).append(did)
+            return copies
         split = o.split_shared
         if split is None:
             split = drawn_nodes(self.graph, o.show_saved) > SPLIT_SHARED_ABOVE

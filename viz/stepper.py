@@ -55,13 +55,18 @@ class Frame:
     def highlight(self, view: str = "backward") -> dict[str, list[str]]:
         """Drawing ids by role, for the backward or the forward view."""
         if view == "forward":
-            return {
+            roles = {
                 "running": [self._forward_id(self.node_id)],
                 "ready": [self._forward_id(i) for i in self.ready_ids],
                 "done": [self._forward_id(i) for i in self.done_ids],
                 "flow": [],
                 "written": list(self.written),
                 "error": [self._forward_id(self.node_id)] if self.error else [],
+            }
+            drawn = self._drawn_forward
+            return {
+                r: [d for i in ids for d in drawn.get(i, (i,))]
+                for r, ids in roles.items()
             }
         roles = {
             "running": [self.node_id],
@@ -81,6 +86,7 @@ class Frame:
     _leaf_of: dict[str, str] = field(default_factory=dict, repr=False)
     # model id -> its drawn ids, for ids drawn more than once (Drawing.drawn_ids)
     _drawn: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _drawn_forward: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     def _forward_id(self, fid: str) -> str:
         return self._leaf_of.get(fid, fid)
@@ -150,6 +156,7 @@ class BackwardStepper:
         }
         self._names = {tid: t.label for tid, t in self.graph.tensors.items()}
         self._drawn_ids = self.drawing.drawn_ids
+        self._drawn_forward_ids = self.forward_drawing.drawn_ids
         self._widget: Any = None
 
     # ------------------------------------------------------------------ state
@@ -255,6 +262,7 @@ class BackwardStepper:
             done_ids=list(self._done_ids),
             _leaf_of=self._leaf_of,
             _drawn=self._drawn_ids,
+            _drawn_forward=self._drawn_forward_ids,
         )
 
     def _frame_from(self, ev: Any) -> Frame:

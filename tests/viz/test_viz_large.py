@@ -149,3 +149,17 @@ def test_forward_view_draws_a_shared_leaf_next_to_each_op(framework):
     w = framework.tensor([1.0], requires_grad=True)
     small = viz.forward_graph(w * 2 + w * 3, params={"w": w}).source
     assert "-use2" not in small  # a lesson-sized graph keeps one w
+
+
+def test_stepper_forward_view_highlights_every_copy(minigrad):
+    loss, params = recurrent(minigrad, 6)
+    stepper = viz.BackwardStepper(loss, params=params)
+    copies = stepper.forward_drawing.drawn_ids
+    drawn = set(node_ids(stepper.forward_drawing.source))
+    prefix = stepper.forward_drawing.options.id_prefix
+    assert copies and all({prefix + d for d in c} <= drawn for c in copies.values())
+    frames = stepper.run_all()
+    acc = [f for f in frames if f.name == "AccumulateGrad"]
+    for frame in acc:
+        leaf = stepper.graph.functions[frame.node_id].variable
+        assert frame.highlight("forward")["running"] == copies[leaf]
