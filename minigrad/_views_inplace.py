@@ -31,6 +31,7 @@ from .node import (
     SavedTensor,
     call_node,
     refuse_overlap,
+    refuse_partial_overlap,
 )
 from .ops._common import _Qualified
 
@@ -120,6 +121,9 @@ class ViewsAndInplace:
             _check_inplace(self)
             if self._base is not None and self._view_version != self._vc.value:
                 self._refresh_view_grad_fn()
+        for a in args:
+            if isinstance(a, Tensor):
+                refuse_partial_overlap(self._data, a._data)
         out = cls.apply(self, *args)
         node = out._grad_fn
         if out._data.shape != self._data.shape:

@@ -57,11 +57,43 @@ def refuse_overlap(data: np.ndarray) -> None:
     """PyTorch refuses to write in place into an expanded tensor, where several
     elements share one memory location."""
     strides = data.strides
-    if 0 in strides and any(st == 0 and n > 1 for st, n in zip(strides, data.shape)):
+    if (
+        0 in strides
+        and data.size
+        and any(st == 0 and n > 1 for st, n in zip(strides, data.shape))
+    ):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor "
             "refers to a single memory location. Please clone() the tensor before "
             "performing the operation."
+        )
+
+
+def _dense(a: np.ndarray) -> bool:
+    """Non-overlapping and dense: the strides are a permutation of row-major."""
+    expected = a.itemsize
+    for st, n in sorted((st, n) for st, n in zip(a.strides, a.shape) if n != 1):
+        if st != expected:
+            return False
+        expected *= n
+    return True
+
+
+def refuse_partial_overlap(out: np.ndarray, src: np.ndarray) -> None:
+    """PyTorch's assert_no_partial_overlap: an operand that is the written memory
+    itself is fine, one that overlaps it otherwise is refused (the result would
+    depend on the kernel's order). Like PyTorch it compares address ranges of
+    dense layouts only, and finds nothing in empty or strided ones."""
+    if out is src or not (out.size and src.size and _dense(out) and _dense(src)):
+        return
+    a, b = out.__array_interface__["data"][0], src.__array_interface__["data"][0]
+    a_end, b_end = a + out.nbytes, b + src.nbytes
+    full = a == b and a_end == b_end and out.strides == src.strides
+    if not full and a < b_end and b < a_end:
+        raise RuntimeError(
+            "unsupported operation: some elements of the input tensor and the "
+            "written-to tensor refer to a single memory location. Please clone() "
+            "the tensor before performing the operation."
         )
 
 
