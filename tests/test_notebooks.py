@@ -144,3 +144,29 @@ def test_index_links_every_lesson() -> None:
     dangling = {name for name in linked if name not in {p.name for p in NOTEBOOKS}}
     # Lessons still being written are listed as "coming", without a link.
     assert not dangling, f"{index[0].name} links missing notebooks {sorted(dangling)}"
+
+
+# Lesson 10 imports both libraries on purpose; every other lesson switches with one line.
+BOTH_LIBRARIES = {"10_minigrad_vs_pytorch"}
+ONE_LIBRARY = [p for p in NOTEBOOKS if p.stem not in BOTH_LIBRARIES]
+
+
+@pytest.mark.parametrize("path", ONE_LIBRARY, ids=[p.stem for p in ONE_LIBRARY])
+def test_one_line_switches_the_library(path: Path) -> None:
+    """`import minigrad as torch` is the only line naming minigrad, except
+    lines marked `# minigrad-only`; so changing it to `import torch` runs the
+    lesson on PyTorch."""
+    _need("nbformat")
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    lines = [
+        line
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for line in cell.source.splitlines()
+        if "minigrad" in line and "# minigrad-only" not in line
+    ]
+    assert lines.count("import minigrad as torch") == 1, lines
+    others = [line for line in lines if line != "import minigrad as torch"]
+    assert not others, f"{path.name}: lines that name minigrad: {others}"
