@@ -63,11 +63,7 @@ class Frame:
                 "written": list(self.written),
                 "error": [self._forward_id(self.node_id)] if self.error else [],
             }
-            drawn = self._drawn_forward
-            return {
-                r: [d for i in ids for d in drawn.get(i, (i,))]
-                for r, ids in roles.items()
-            }
+            return _every_copy(roles, self._drawn_forward)
         roles = {
             "running": [self.node_id],
             "ready": list(self.ready_ids),
@@ -76,11 +72,7 @@ class Frame:
             "written": list(self.written),
             "error": [self.node_id] if self.error else [],
         }
-        # a shared leaf drawn once per use lights up in every copy
-        drawn = self._drawn
-        return {
-            r: [d for i in ids for d in drawn.get(i, (i,))] for r, ids in roles.items()
-        }
+        return _every_copy(roles, self._drawn)
 
     # AccumulateGrad is drawn in the forward view as its leaf tensor
     _leaf_of: dict[str, str] = field(default_factory=dict, repr=False)
@@ -90,6 +82,13 @@ class Frame:
 
     def _forward_id(self, fid: str) -> str:
         return self._leaf_of.get(fid, fid)
+
+
+def _every_copy(
+    roles: dict[str, list[str]], drawn: dict[str, list[str]]
+) -> dict[str, list[str]]:
+    """A shared leaf drawn once per use lights up in every copy."""
+    return {r: [d for i in ids for d in drawn.get(i, (i,))] for r, ids in roles.items()}
 
 
 def _engine_of(tensor: Any) -> Any:
