@@ -1303,7 +1303,10 @@ class TensorBase(ViewsAndInplace):
         return self._views(S.SplitWithSizes, tuple(split_size_or_sections), dim)
 
     def chunk(self, chunks: int, dim: int = 0) -> tuple:
-        return self.split(self._chunk_size(chunks, dim), dim)
+        size = self._chunk_size(chunks, dim)
+        if size == 0:  # an empty dim: PyTorch gives ``chunks`` empty pieces
+            return self.split([0] * chunks, dim)
+        return self.split(size, dim)
 
     def unsafe_split(self, split_size: int, dim: int = 0) -> tuple:
         """``split`` whose pieces are not views: writing one in place is allowed

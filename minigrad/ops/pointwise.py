@@ -301,7 +301,7 @@ class Sign(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Any) -> Any:
-        return np.sign(a._data)
+        return np.nan_to_num(np.sign(a._data), nan=0)  # sign(nan) is 0 in PyTorch
 
     @staticmethod
     def backward(ctx: Any, g: Any) -> Any:
@@ -315,7 +315,7 @@ class Sgn(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Any) -> Any:
-        out = np.sign(a._data)
+        out = np.nan_to_num(np.sign(a._data), nan=0)  # as sign: sgn(nan) is 0
         ctx.save_for_backward(a, out)  # (PyTorch's formula needs them for complex)
         return out
 

@@ -64,7 +64,7 @@ class SumDim(Op):
             normalize_dims(dim, x.ndim) if x.ndim else normalize_dims(dim, 0)[:0]
         )  # 0-d: check only
         ctx.keepdim, ctx.self_sym_sizes = keepdim, x.shape
-        axes = ctx.dims if dim != () else None  # dim=() means all dims
+        axes = ctx.dims if dim not in ((), []) else None  # no dims means all dims
         out = x.sum(axis=axes, keepdims=keepdim, dtype=_sum_dtype(x, dtype))
         return np.asarray(out, order="C")  # PyTorch: a fresh row-major result
 
@@ -129,7 +129,7 @@ class MeanDim(Op):
             normalize_dims(dim, x.ndim) if x.ndim else normalize_dims(dim, 0)[:0]
         )  # 0-d: check only
         ctx.keepdim, ctx.self_sym_sizes, ctx.self_sym_numel = keepdim, x.shape, x.size
-        axes = ctx.dims if dim != () else None
+        axes = ctx.dims if dim not in ((), []) else None
         out = quiet_mean(x, axis=axes, keepdims=keepdim, dtype=dtype)
         return np.asarray(out, order="C")
 
