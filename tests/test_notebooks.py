@@ -10,6 +10,7 @@ the user's home, another venv...) cannot be picked up by mistake.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 from pathlib import Path
@@ -18,6 +19,28 @@ import pytest
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 IDS = [p.stem for p in NOTEBOOKS]
+
+
+def _load_solutions():
+    """tests/lesson_solutions.py, loaded by path (tests/ is not a package)."""
+    path = Path(__file__).with_name("lesson_solutions.py")
+    spec = importlib.util.spec_from_file_location("lesson_solutions", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_ANSWERS = _load_solutions()
+WITH_BLANKS = [p for p in NOTEBOOKS if p.stem in _ANSWERS.SOLUTIONS]
+
+
+def _fill_in(nb, stem: str) -> None:
+    """Put the solutions in place of the blank answer cells."""
+    solutions = _ANSWERS.SOLUTIONS.get(stem, {})
+    cells = {cell.id: cell for cell in nb.cells}
+    for cell_id, source in solutions.items():
+        assert "..." in cells[cell_id].source, f"{stem} {cell_id} is not a blank"
+        cells[cell_id].source = source
 
 
 def _need(*modules: str) -> None:
@@ -88,6 +111,7 @@ def test_notebook_runs(path: Path, python3_kernel: str, tmp_path: Path) -> None:
     from nbclient.exceptions import CellExecutionError
 
     nb = nbformat.read(path, as_version=4)
+    _fill_in(nb, path.stem)
     nb.cells.append(nbformat.v4.new_code_cell(STEPPER_PROBE))
     client = NotebookClient(
         nb,
@@ -170,3 +194,24 @@ def test_one_line_switches_the_library(path: Path) -> None:
     assert lines.count("import minigrad as torch") == 1, lines
     others = [line for line in lines if line != "import minigrad as torch"]
     assert not others, f"{path.name}: lines that name minigrad: {others}"
+
+
+@pytest.mark.parametrize("path", WITH_BLANKS, ids=[p.stem for p in WITH_BLANKS])
+def test_blank_exercises_fail(path: Path, python3_kernel: str, tmp_path: Path) -> None:
+    """With the blanks the lesson ships, every exercise's check raises."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(
+        nb,
+        timeout=300,
+        kernel_name=python3_kernel,
+        allow_errors=True,
+        resources={"metadata": {"path": str(tmp_path)}},
+    ).execute()
+    cells = {cell.id: cell for cell in nb.cells}
+    for cell_id in _ANSWERS.CHECKS[path.stem]:
+        errors = [o for o in cells[cell_id].outputs if o.output_type == "error"]
+        assert errors, f"{path.name}: check {cell_id} passes with the blank answer"
+        assert "Correct!" not in "".join(o.get("text", "") for o in cells[cell_id].outputs)
