@@ -1,6 +1,7 @@
 """Export a `BackwardStepper`'s pass: one HTML page, a PDF, numbered frames, a GIF.
 
     stepper.save("steps.html")                # steps in any browser, offline
+                                              # (the player: viz/player.py)
     stepper.save("steps.pdf", size="slide")   # one page per step, for slides
     stepper.save("frames/", fmt="png")        # frame_000.png, frame_001.png...
     stepper.save("steps.gif")                 # animated (needs Pillow)
@@ -22,9 +23,7 @@ faster than a layout and parse per page).
 
 from __future__ import annotations
 
-import html
 import io
-import json
 import os
 import re
 import sys
@@ -39,8 +38,9 @@ from graphviz.quoting import quote
 from . import render
 from .dot import THEMES, Theme
 from .drawing import DEFAULT_DPI, Size, check_dpi, check_parent
+from .player import html_page
+from .widgets.roles import PAINT_ORDER
 from .widgets.roles import ROLES as ROLE_TEXT
-from .widgets.roles import role_legend_html
 
 if TYPE_CHECKING:
     from .stepper import BackwardStepper
@@ -49,8 +49,7 @@ CSS_PATH = Path(__file__).parent / "widgets" / "graph_view.css"
 FILE_FORMATS = {".html": "html", ".htm": "html", ".pdf": "pdf", ".gif": "gif"}
 FRAME_FORMATS = ("png", "svg")
 FORMATS = ("html", "pdf", "gif", *FRAME_FORMATS)
-# The order roles are painted in; later ones win, as in the CSS file.
-ROLES = ("done", "ready", "running", "flow", "written", "error")
+ROLES = PAINT_ORDER  # the order roles are painted in; later ones win
 MAX_RASTER_FRAMES = 150  # GIF / PNG / SVG frames: each is a layout and a file
 PROGRESS_ABOVE = 10  # frames: longer exports say how far they are
 GIF_DPI = 96  # screen resolution: GIFs are for web pages and slides
@@ -105,9 +104,10 @@ def save(
         progress = len(frames) > PROGRESS_ABOVE and fmt != "html"
     report = _Progress(len(frames)) if progress else None
 
-    if fmt == "html":
-        svg = drawing._svg_for(opts)
-        page = html_page(stepper, svg, opts.id_prefix, frames, THEMES[opts.theme])
+    if fmt == "html":  # the player steps both views, whichever is asked for
+        other = stepper.drawing if view == "forward" else stepper.forward_drawing
+        svgs = {view: drawing._svg_for(opts), _other(view): other._svg_for(opts)}
+        page = html_page(stepper, svgs, THEMES[opts.theme], opts.theme)
         return _write(path, page.encode("utf-8"))
 
     styler = _Restyler(digraph.body, opts.id_prefix, role_styles())
@@ -142,6 +142,10 @@ def save(
 
 
 # ------------------------------------------------------------------ helpers
+def _other(view: str) -> str:
+    return "backward" if view == "forward" else "forward"
+
+
 class _Progress:
     """ "frame k of n" on one stderr line, as frames finish (from any thread)."""
 
@@ -217,148 +221,6 @@ def _write_frames(folder: Path, pages: list[bytes], ext: str) -> Path:
     for k, data in enumerate(pages):
         (folder / f"frame_{k:03d}.{ext}").write_bytes(data)
     return folder
-
-
-# --------------------------------------------------------------------- HTML
-_PAGE_CSS = """
-body { font-family: Helvetica, Arial, sans-serif; margin: 16px; }
-.mg-controls { display: flex; gap: 6px; align-items: center; margin-bottom: 8px; }
-.mg-controls button { font-size: 14px; padding: 3px 10px; }
-.mg-slider { width: 260px; }
-.mg-graph { max-height: 75vh; border: 1px solid #ddd; }
-.mg-hint { color: #777; font-size: 12px; }
-"""
-
-# Same logic as graph_view.js, driven by the JSON frames instead of a kernel.
-_PAGE_JS = """
-const DATA = JSON.parse(document.getElementById("mg-data").textContent);
-const ROLES = ["running", "ready", "done", "flow", "written", "error"];
-const view = document.querySelector(".mg-graph");
-const slider = document.querySelector(".mg-slider");
-const status = document.querySelector(".mg-status");
-const panel = document.querySelector(".mg-panel");
-const last = DATA.frames.length - 1;
-let step = 0;
-
-function byId(id) {
-  return view.querySelector(`[id="${DATA.prefix + id}"]`);
-}
-function cell(tag, text) {
-  const e = document.createElement(tag);
-  e.textContent = text;
-  return e;
-}
-function show(k) {
-  step = Math.max(0, Math.min(last, k));
-  const frame = DATA.frames[step];
-  for (const role of ROLES) {
-    const cls = "mg-" + role;
-    view.querySelectorAll("." + cls).forEach((e) => e.classList.remove(cls));
-    for (const id of frame.highlight[role] || []) {
-      const e = byId(id);
-      if (e) e.classList.add(cls);
-    }
-  }
-  view.dataset.step = String(step);
-  slider.value = String(step);
-  status.textContent = `frame ${step} of ${last}`;
-  panel.replaceChildren(cell("b", frame.title));
-  const table = document.createElement("table");
-  for (const [key, value] of frame.rows) {
-    const row = table.insertRow();
-    row.appendChild(cell("td", key));
-    row.insertCell().appendChild(cell("pre", value));
-  }
-  panel.appendChild(table);
-}
-
-const actions = {
-  "mg-reset": () => show(0), "mg-prev": () => show(step - 1),
-  "mg-next": () => show(step + 1), "mg-end": () => show(last),
-};
-for (const [cls, act] of Object.entries(actions)) {
-  document.querySelector("." + cls).addEventListener("click", act);
-}
-const KEYS = { ArrowRight: "mg-next", ArrowLeft: "mg-prev", Home: "mg-reset",
-  End: "mg-end" };
-document.addEventListener("keydown", (ev) => {
-  if (KEYS[ev.key] && ev.target !== slider) {
-    actions[KEYS[ev.key]]();
-    ev.preventDefault();
-  }
-});
-slider.max = String(last);
-slider.addEventListener("input", () => show(Number(slider.value)));
-show(0);
-"""
-
-# No request may leave the page: a CSP makes that a browser guarantee.
-_CSP = (
-    "default-src 'none'; style-src 'unsafe-inline'; "
-    "script-src 'unsafe-inline'; img-src data:"
-)
-
-
-def _inline_svg(svg: str) -> str:
-    """The ``<svg>`` element alone: no XML prolog, DOCTYPE (a DTD URL) or comments
-    before it."""
-    start = svg.find("<svg")
-    return svg[start:] if start >= 0 else svg
-
-
-def html_page(
-    stepper: BackwardStepper,
-    svg: str,
-    prefix: str,
-    highlights: list[dict],
-    theme: Theme = THEMES["light"],
-) -> str:
-    """One self-contained page: the SVG once, the frames as JSON, ~60 lines of JS."""
-    frames = []
-    for k, highlight in enumerate(highlights):
-        info = stepper.describe(stepper.frames[k - 1] if k else None)
-        frames.append(
-            {"highlight": highlight, "title": _title(stepper, k), "rows": info["rows"]}
-        )
-    data = json.dumps({"prefix": prefix, "frames": frames}, ensure_ascii=False)
-    data = data.replace("</", "<\\/")  # "</script>" in a value must not end the tag
-    css = CSS_PATH.read_text(encoding="utf-8")
-    name = html.escape(stepper.frames[0].name if stepper.frames else "backward")
-    buttons = "".join(
-        f'<button class="{cls}" title="{key}">{label}</button>'
-        for cls, key, label in (
-            ("mg-reset", "Home", "&laquo; Reset"),
-            ("mg-prev", "Left arrow", "&#x25C0; Prev"),
-            ("mg-next", "Right arrow", "Next &#x25B6;"),
-            ("mg-end", "End", "End &raquo;"),
-        )
-    )
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{_CSP}">
-<title>backward() step by step: {name}</title>
-<style>
-{css}{_PAGE_CSS}body {{ background: {theme.background}; color: {theme.text}; }}
-</style>
-</head>
-<body>
-<div class="mg-controls">{buttons}
-<input type="range" class="mg-slider" min="0" max="0" value="0" aria-label="step">
-<span class="mg-status"></span>
-<span class="mg-hint">arrow keys: previous / next</span>
-</div>
-{role_legend_html()}
-<div class="mg-graph" data-step="0"><div class="mg-svg">
-{_inline_svg(svg)}
-</div></div>
-<div class="mg-panel"></div>
-<script type="application/json" id="mg-data">{data}</script>
-<script>{_PAGE_JS}</script>
-</body>
-</html>
-"""
 
 
 # -------------------------------------------------------- static highlights
@@ -540,7 +402,7 @@ def _role_legend(canvas: Any, x: float, y: float, theme: Theme) -> None:
     styles = role_styles()
     canvas.setFont("Helvetica", 9)
     for role, _style, text in ROLE_TEXT:
-        if role == "error":
+        if role == "error" or role not in ROLES:  # (selected, freed: screen only)
             continue  # only an error frame has it, and its caption says so
         style = styles.get(role, {})
         canvas.setStrokeColor(_rl_color(style.get("color", theme.muted)))

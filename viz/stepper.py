@@ -9,8 +9,13 @@ frames for display only: the engine never runs backwards.
 Each executed node becomes a `Frame`: plain data saying which node ran, the
 gradients it received and sent, the hooks that fired, what ``.grad`` it wrote,
 what it freed, and which drawing ids to highlight (running node, edges the
-gradients flowed along, ready queue, nodes done). The widget and the exports
-only read frames.
+gradients flowed along, ready queue, nodes done). A frame is the engine's state
+*after* that step, so it also carries what the picture overlays: the value on
+each edge just travelled, the leaves' ``.grad``, the saved slots freed, the
+nodes still waiting for gradients ("2 of 3 arrived") and the ready queue in the
+engine's order. The widget and the exports only read frames and the stepper's
+public methods (`describe`, `describe_node`, `describe_tensor`, `overlay`,
+`svg`, `picture`, `leaf_of`).
 """
 
 from __future__ import annotations
@@ -22,8 +27,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .drawing import Drawing, Options
-from .graph import Graph, build_graph, edge_id, node_name, value_preview
+from .graph import (
+    Graph,
+    build_graph,
+    edge_id,
+    node_name,
+    shape_label,
+    value_preview,
+)
 from .torch_engine import TorchBackwardSteps, is_torch_tensor
 
 _instances = itertools.count()
@@ -51,6 +65,13 @@ class Frame:
     ready_ids: list[str] = field(default_factory=list)
     done_ids: list[str] = field(default_factory=list)  # all nodes run so far
     written: list[str] = field(default_factory=list)  # tensors whose .grad changed
+    # what the picture overlays (drawing ids -> short texts)
+    edge_values: dict[str, str] = field(default_factory=dict)  # edge -> gradient
+    leaf_grads: dict[str, str] = field(default_factory=dict)  # tensor -> its .grad
+    freed: list[str] = field(default_factory=list)  # saved slots released
+    # node -> [gradients arrived, gradients expected, its input buffer]
+    waiting: dict[str, list] = field(default_factory=dict)
+    queue: list[tuple[str, int]] = field(default_factory=list)  # (id, seq nr)
 
     def highlight(self, view: str = "backward") -> dict[str, list[str]]:
         """Drawing ids by role, for the backward or the forward view."""
@@ -156,6 +177,18 @@ class BackwardStepper:
         self._names = {tid: t.label for tid, t in self.graph.tensors.items()}
         self._drawn_ids = self.drawing.drawn_ids
         self._drawn_forward_ids = self.forward_drawing.drawn_ids
+        self._made = {
+            t.producer: tid for tid, t in self.graph.tensors.items() if t.producer
+        }
+        # The engine's dependency counts before the first step: how many
+        # gradients each node waits for (the badges "2 of 3 arrived").
+        self._expected = {
+            self._id(n): count for n, count in _engine_deps(self._task).items()
+        }
+        reachable = getattr(self._task, "nodes", None)
+        self._total = len(reachable) if reachable else len(self.graph.functions)
+        # a theme given here wins over the notebook's
+        self.theme: str | None = drawing_options.get("theme")
         self._widget: Any = None
 
     # ------------------------------------------------------------------ state
@@ -171,8 +204,9 @@ class BackwardStepper:
 
     @property
     def total(self) -> int:
-        """Nodes in the drawing that backward may run (an upper bound)."""
-        return len(self.graph.functions)
+        """How many nodes the pass runs, known before the first step (the
+        engine's reachable set); the steps so far if an error stopped it."""
+        return self.step if self.error else max(self._total, self.step)
 
     @property
     def result(self) -> Any:
@@ -234,6 +268,7 @@ class BackwardStepper:
 
     def _execute(self) -> None:
         """Run exactly one engine node and record its frame."""
+        incoming = _next_inputs(self._task)
         try:
             event = next(self._task)
         except StopIteration:
@@ -243,6 +278,7 @@ class BackwardStepper:
             self.error = f"{type(exc).__name__}: {exc}"
             frame = self._frame_for(node, len(self.frames))
             frame.error = self.error
+            frame.grads_in = incoming  # what arrived before it raised
             self.frames.append(frame)
             return
         self.frames.append(self._frame_from(event))
@@ -282,11 +318,35 @@ class BackwardStepper:
             frame.accumulated.append((self._names.get(leaf, "leaf"), grad))
             if leaf is not None:
                 frame.written.append(leaf)
+                frame.leaf_grads[leaf] = compact_value(grad)
         for tensor, grad in ev.retained:
             frame.retained.append((_tensor_label(tensor, self.graph), grad))
         frame.released = [f"_saved_{n}" for n in ev.released]
         frame.note = getattr(ev, "note", None)
+        self._overlay(frame, ev)
         return frame
+
+    def _overlay(self, frame: Frame, ev: Any) -> None:
+        """What the picture shows on top of the roles after this step."""
+        fid = frame.node_id
+        for i, g in enumerate(ev.grads_out):
+            if g is not None:
+                frame.edge_values[edge_id(fid, i)] = compact_value(g)
+        info = self.graph.functions.get(fid)
+        if ev.released and info is not None:  # a node frees all its slots at once
+            frame.freed = list(info.saved)
+        left = _engine_deps(self._task)
+        buffers = getattr(self._task, "buffers", {})
+        for node, count in left.items():
+            nid = self._id(node)
+            expected = self._expected.get(nid, count)
+            if 0 < count < expected:
+                buffered = buffers.get(node) or ()
+                text = ", ".join(
+                    "None" if g is None else compact_value(g) for g in buffered
+                )
+                frame.waiting[nid] = [expected - count, expected, text]
+        frame.queue = [(self._id(n), _sequence_nr(n)) for n in ev.ready]
 
     def _changed(self) -> None:
         if self._widget is not None:
@@ -294,30 +354,84 @@ class BackwardStepper:
 
     # ------------------------------------------------------------ the panel
     def describe(self, frame: Frame | None = None) -> dict[str, Any]:
-        """The detail panel's content for a frame, as plain data."""
+        """The detail panel's content for a frame, as plain data: ``title``,
+        ``step`` ("Step 3 of 8"), ``formula``, ``chain`` and ``rows``."""
         frame = frame or self.current
         if frame is None:
-            return {"title": "Before backward", "rows": []}
+            return {
+                "title": "Before backward",
+                "step": f"Step 0 of {self.total}",
+                "rows": [("next", "press Next to run the first node")],
+            }
         return self.describe_node(frame.node_id, frame)
 
-    def describe_node(self, fid: str, frame: Frame | None = None) -> dict[str, Any]:
-        """What the panel shows for node ``fid`` (with ``frame``'s values when
-        that frame ran it)."""
+    def headline(self, fid: str) -> str:
+        """A node named by what it computes: ``MulBackward0 — l3 = l1 * w3``."""
         info = self.graph.functions.get(fid)
         if info is None:
-            return {"title": fid, "rows": []}
+            return fid
+        if info.is_accumulate_grad:
+            leaf = self._names.get(info.variable or "", "leaf")
+            return f"AccumulateGrad — {leaf}.grad += incoming gradient"
+        args = [self._input_name(e) for e in self.graph.next_of(fid)]
+        out = self._made.get((fid, 0))
+        named = [n for n in args if n[0] != "("]
+        if not named and not (
+            out and self.graph.tensors[out].name
+        ):  # nothing the student called by name: the name alone
+            return info.name
+        op = info.op
+        symbol = _INFIX.get(op)
+        if symbol and len(args) == 2:
+            expr = f"{args[0]} {symbol} {args[1]}"
+        else:
+            expr = f"{op.lower()}({', '.join(args)})"
+        lhs = self.graph.tensors[out].name if out else None
+        return f"{info.name} — {lhs} = {expr}" if lhs else f"{info.name} — {expr}"
+
+    def _input_name(self, edge: Any) -> str:
+        """The forward input behind one ``next_functions`` edge."""
+        if edge.dst is None:
+            return "const"
+        dst = self.graph.functions[edge.dst]
+        if dst.is_accumulate_grad:
+            return self._names.get(dst.variable or "", "leaf")
+        tid = self._made.get((edge.dst, edge.output_nr))
+        return self._names.get(tid or "", "tensor")
+
+    def _destination(self, edge: Any) -> str:
+        """Where a gradient goes: ``AccumulateGrad (w1)``, ``AddBackward0 (l2)``."""
+        if edge.dst is None:
+            return "nowhere (no grad needed)"
+        name = self.graph.functions[edge.dst].name
+        return f"{name} ({self._input_name(edge)})"
+
+    def describe_node(
+        self, fid: str, frame: Frame | None = None, position: int | None = None
+    ) -> dict[str, Any]:
+        """What the panel shows for node ``fid`` (with ``frame``'s values when
+        that frame ran it) after ``position`` steps (default: the frame on
+        display); a tensor's id gives `describe_tensor`."""
+        position = self.position if position is None else position
+        info = self.graph.functions.get(fid)
+        if info is None:
+            return self.describe_tensor(fid, position)
         rows: list[tuple[str, str]] = []
+        edges = self.graph.next_of(fid)
         nexts = [
             f"({self.graph.functions[e.dst].name}, {e.output_nr})"
             if e.dst
             else "(None, 0)"
-            for e in self.graph.next_of(fid)
+            for e in edges
         ]
         rows.append(("next_functions", ", ".join(nexts) or "()"))
+        freed = set(self.freed_slots(position))
         for sid in info.saved:
             slot = self.graph.saved[sid]
             t = self.graph.tensors.get(slot.tensor) if slot.tensor else None
-            if t is None:
+            if sid in freed:
+                text = "freed (released after this node ran)"
+            elif t is None:
                 text = slot.state
             else:
                 name = f"{t.name} " if t.name else ""
@@ -331,25 +445,145 @@ class BackwardStepper:
             rows.append((f"_saved_{key}", value))
         if info.variable:
             rows.append(("variable", self._names.get(info.variable, "leaf")))
-        if frame is not None and frame.node_id == fid:
-            rows.append(("grads in", _grads(frame.grads_in)))
-            rows.append(("grads out", _grads(frame.grads_out)))
-            for hook in frame.hooks:
-                rows.append(("hook fired", hook))
-            for name, grad in frame.accumulated:
-                rows.append((f"{name}.grad =", value_preview(grad)))
-            for name, grad in frame.retained:
-                rows.append((f"{name}.grad (retain_grad) =", value_preview(grad)))
-            if frame.released:
-                rows.append(("freed", ", ".join(frame.released)))
-            if frame.error:
-                rows.append(("error", frame.error))
-            if frame.note:
-                rows.append(("note", frame.note))
-        title = info.name
-        if frame is not None and frame.node_id == fid:
-            title = f"Step {frame.index + 1}: {info.name}"
-        return {"title": title, "rows": rows}
+        out: dict[str, Any] = {"title": self.headline(fid), "rows": rows}
+        formula = _formula(frame.node if frame is not None else None)
+        if frame is None or frame.node_id != fid:
+            shown = self.frames[position - 1] if position else None
+            waiting = shown.waiting.get(fid) if shown else None
+            if waiting:
+                rows.append(("gradients", f"{waiting[0]} of {waiting[1]} arrived"))
+                rows.append(("input buffer", waiting[2]))
+            return out
+        out["step"] = f"Step {frame.index + 1} of {self.total}"
+        if formula:
+            out["formula"] = formula
+        out_tid = self._made.get((fid, 0))
+        chain = _chain_line(
+            frame,
+            (self.graph.tensors[out_tid].name if out_tid else None) or "out",
+            [self._input_name(e) for e in edges],
+        )
+        if chain:
+            out["chain"] = chain
+        for k, g in enumerate(frame.grads_in):
+            key = "grad in" if len(frame.grads_in) == 1 else f"grad in [{k}]"
+            rows.append((key, "None" if g is None else value_preview(g)))
+        if frame.error and not frame.grads_in:
+            rows.append(("grad in", "(nothing had arrived)"))
+        for e, g in zip(edges, frame.grads_out):
+            rows.append((f"-> {self._destination(e)}", _grads((g,))))
+        for hook in frame.hooks:
+            rows.append(("hook fired", hook))
+        for name, grad in frame.accumulated:
+            rows.append((f"{name}.grad =", value_preview(grad)))
+        for name, grad in frame.retained:
+            rows.append((f"{name}.grad (retain_grad) =", value_preview(grad)))
+        if frame.released:
+            rows.append(("freed", ", ".join(frame.released)))
+        if frame.error:
+            rows.append(("error", frame.error))
+        if frame.note:
+            rows.append(("note", frame.note))
+        return out
+
+    def describe_tensor(self, tid: str, position: int | None = None) -> dict[str, Any]:
+        """A tensor box (leaf, non-leaf, output or saved slot) in the panel:
+        name, shape, dtype, values, version, requires_grad, is_leaf, ``.grad``
+        at the frame on display, the node that made it, the nodes that saved it."""
+        slot = self.graph.saved.get(tid)
+        if slot is not None:
+            tid = slot.tensor or ""
+        t = self.graph.tensors.get(tid)
+        if t is None:
+            title = slot.attr if slot is not None else tid
+            return {"title": title, "rows": [("state", slot.state if slot else "?")]}
+        position = self.position if position is None else position
+        grad = self.grads_at(position).get(tid)
+        maker = self.graph.functions.get(t.producer[0]) if t.producer else None
+        savers = [
+            f"{self.graph.functions[s.node].name} ({s.attr})"
+            for s in self.graph.saved.values()
+            if s.tensor == tid
+        ]
+        rows = [
+            ("name", t.name or "(unnamed)"),
+            ("shape", shape_label(t.shape)),
+            ("dtype", t.dtype),
+            ("values", t.value),
+            ("_version", "?" if t.version is None else str(t.version)),
+            ("requires_grad", str(t.requires_grad)),
+            ("is_leaf", str(t.is_leaf)),
+            (".grad now", grad or "None"),
+            ("made by", maker.name if maker else "(a leaf: nobody)"),
+            ("saved by", ", ".join(savers) or "(no node)"),
+        ]
+        if slot is not None:
+            freed = slot.id in self.freed_slots(position)
+            rows.insert(0, ("slot", f"{slot.attr}, {'freed' if freed else 'saved'}"))
+        return {"title": f"tensor {t.label}", "rows": rows}
+
+    def grads_at(self, position: int | None = None) -> dict[str, str]:
+        """Tensor id -> its ``.grad`` as drawn, after ``position`` steps."""
+        position = self.position if position is None else position
+        grads: dict[str, str] = {}
+        for frame in self.frames[:position]:
+            grads.update(frame.leaf_grads)
+        return grads
+
+    def freed_slots(self, position: int | None = None) -> list[str]:
+        """Saved slots released within the first ``position`` steps."""
+        position = self.position if position is None else position
+        return [sid for frame in self.frames[:position] for sid in frame.freed]
+
+    def overlay(self, frame: Frame | None = None) -> dict[str, Any]:
+        """What the picture draws over the roles at a frame: edge values, the
+        leaves' ``.grad`` so far, freed slots, waiting badges, the ready queue."""
+        frame = frame or self.current
+        if frame is None:
+            return {}
+        k = frame.index + 1
+        return {
+            "edges": dict(frame.edge_values),
+            "grads": self.grads_at(k),
+            "freed": self.freed_slots(k),
+            "waiting": {n: f"{a} of {b} gradients arrived" for n, (a, b, _t) in
+                        frame.waiting.items()},
+            "queue": [[nid, _seq_text(seq), self._short_name(nid)]
+                      for nid, seq in frame.queue],
+        }  # fmt: skip
+
+    def _short_name(self, fid: str) -> str:
+        info = self.graph.functions.get(fid)
+        if info is None:
+            return "?"
+        if info.is_accumulate_grad:
+            return f"AccumulateGrad ({self._names.get(info.variable or '', 'leaf')})"
+        return info.name
+
+    @property
+    def leaf_of(self) -> dict[str, str]:
+        """AccumulateGrad id -> its leaf tensor's id (the forward drawing shows
+        the leaf where the backward one shows its AccumulateGrad)."""
+        return dict(self._leaf_of)
+
+    def svg(self, view: str = "backward", theme: str | None = None) -> str:
+        """The drawing as laid out once (``theme`` overrides the stepper's,
+        unless one was given explicitly to the stepper)."""
+        drawing = self.forward_drawing if view == "forward" else self.drawing
+        if self.theme is not None:
+            theme = None
+        return drawing._svg_for(drawing._resolved(export=False, theme=theme))
+
+    def picture(self, view: str = "backward") -> str:
+        """The frame on display as one static SVG (the roles' classes and
+        their CSS written into it): what a saved notebook shows with no kernel."""
+        svg = self.svg(view)
+        frame = self.current
+        if frame is None:
+            return svg
+        from .widgets.roles import static_svg
+
+        return static_svg(svg, self.drawing.options.id_prefix, frame.highlight(view))
 
     # -------------------------------------------------------------- export
     def save(self, path: str | Path, fmt: str | None = None, **options: Any) -> Path:
@@ -370,7 +604,7 @@ class BackwardStepper:
     # ------------------------------------------------------------- display
     def widget(self) -> Any:
         """The Jupyter widget (created once; needs ipywidgets and anywidget)."""
-        if self._widget is None:
+        if self._widget is None or self._widget.comm is None:  # none, or closed
             from .widgets.stepper_widget import StepperWidget
 
             self._widget = StepperWidget(self)
@@ -390,8 +624,98 @@ class BackwardStepper:
         return f"<BackwardStepper: {state}, showing frame {self.position}>"
 
 
+SMALL_TENSOR = 4  # up to this many numbers, values are drawn; else the shape
+
+
+def compact_value(t: Any) -> str:
+    """A gradient as drawn on an edge: its numbers when small, else its shape."""
+    shape = tuple(getattr(t, "shape", ()))
+    if int(np.prod(shape)) > SMALL_TENSOR:
+        return "shape " + shape_label(shape)
+    return " ".join(value_preview(t, max_chars=40).split())  # on one line
+
+
+def _engine_deps(task: Any) -> dict:
+    """The engine's dependency counts (node -> gradients still to come); empty
+    for an engine that does not expose them."""
+    return dict(getattr(task, "deps", None) or {})
+
+
+def _next_inputs(task: Any) -> tuple:
+    """The input buffer of the node the engine runs next (shown on an error
+    frame, whose node raised before the engine reported what it received)."""
+    ready = getattr(task, "ready", None)
+    if not ready:
+        return ()
+    node = ready[0][-1]  # the ready heap's head: (-seq, counter, node)
+    return tuple(getattr(task, "buffers", {}).get(node) or ())
+
+
+def _seq_text(seq: int) -> str:
+    # AccumulateGrad's number is UINT64_MAX in PyTorch and minigrad: it runs
+    # as soon as it is ready
+    return "max" if seq >= 2**63 else str(seq)
+
+
+def _sequence_nr(node: Any) -> int:
+    try:
+        return int(node._sequence_nr())
+    except Exception:  # a node type without one
+        return -1
+
+
 def _hook_name(hook: Any) -> str:
     return getattr(hook, "__qualname__", None) or type(hook).__name__
+
+
+_INFIX = {"Mul": "*", "Add": "+", "Sub": "-", "Div": "/", "Pow": "**", "Mm": "@",
+          "MatMul": "@", "Bmm": "@"}  # fmt: skip
+
+
+def _formula(node: Any) -> str | None:
+    """The op's rule: the first docstring line of a minigrad op class (torch
+    nodes have none)."""
+    cls = getattr(node, "_forward_cls", None)
+    doc = (getattr(cls, "__doc__", None) or "").strip()
+    return doc.splitlines()[0] if doc else None
+
+
+def _numbers(t: Any) -> np.ndarray | None:
+    """A small gradient's values (None when it is large or missing)."""
+    if t is None or int(np.prod(tuple(getattr(t, "shape", ())))) > SMALL_TENSOR:
+        return None
+    return np.asarray(t.numpy() if hasattr(t, "numpy") else t, dtype=float)
+
+
+def _fmt(a: np.ndarray) -> str:
+    """A number, or the one number of a tensor whose elements are all equal."""
+    if a.size and np.all(a == a.flat[0]):
+        return f"{a.flat[0]:.4g}"
+    with np.printoptions(precision=4, suppress=True):
+        return " ".join(np.array2string(a, separator=", ").split())
+
+
+def _chain_line(frame: Frame, out_name: str, names: list[str]) -> str | None:
+    """The chain rule with this step's numbers, for small tensors:
+    ``dL/dl1 = dL/dl3 · ∂l3/∂l1 = 0.25 · 4.0 = 1.0``. The local derivative is
+    read off the numbers (grad out / grad in) where the shapes agree."""
+    g_in = _numbers(frame.grads_in[0]) if len(frame.grads_in) == 1 else None
+    if g_in is None:
+        return None
+    parts = []
+    for name, g in zip(names, frame.grads_out):
+        g_out = _numbers(g)
+        if g_out is None:
+            continue
+        if g_out.shape == g_in.shape and np.all(g_in != 0):
+            local = _fmt(g_out / g_in)
+            parts.append(
+                f"dL/d{name} = dL/d{out_name} · ∂{out_name}/∂{name} = "
+                f"{_fmt(g_in)} · {local} = {_fmt(g_out)}"
+            )
+        else:
+            parts.append(f"dL/d{name} = {_fmt(g_out)} (dL/d{out_name} = {_fmt(g_in)})")
+    return "; ".join(parts) or None
 
 
 def _grads(grads: tuple) -> str:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -12,14 +13,18 @@ import minigrad
 from viz.stepper import BackwardStepper
 
 
-def seed_graph(lib: Any) -> tuple[Any, dict]:
+def seed_graph(lib: Any, names: bool = False) -> tuple[Any, dict]:
     inp = lib.ones(2, 2)
     w1, w2, w3 = (lib.tensor(v, requires_grad=True) for v in (2.0, 3.0, 4.0))
     l1 = inp * w1
     l2 = l1 + w2
     l3 = l1 * w3
-    loss = (l2 * l3).mean()
-    return loss, {"w1": w1, "w2": w2, "w3": w3}
+    l4 = l2 * l3
+    loss = l4.mean()
+    params = {"w1": w1, "w2": w2, "w3": w3}
+    if names:  # the lesson's names for the intermediate tensors too
+        params.update(l1=l1, l2=l2, l3=l3, l4=l4)
+    return loss, params
 
 
 def torch_order(build: Any) -> list[str]:
@@ -116,14 +121,25 @@ def test_stepping_something_else_explains_why_not() -> None:
 
 
 def test_panel_shows_saved_tensors_grads_and_frees() -> None:
-    loss, params = seed_graph(minigrad)
+    loss, params = seed_graph(minigrad, names=True)
     stepper = BackwardStepper(loss, params=params)
+    stepper.goto(1)  # MulBackward0 (l4 = l2 * l3) has not run yet: still saved
+    before = dict(stepper.describe_node(stepper.frames[0].ready_ids[0])["rows"])
+    assert "saved at version 0" in before["_saved_self"]
     stepper.goto(2)
-    rows = dict(stepper.describe()["rows"])
+    panel = stepper.describe()
+    rows = dict(panel["rows"])
     assert rows["next_functions"] == "(AddBackward0, 0), (MulBackward0, 0)"
-    assert "saved at version 0" in rows["_saved_self"]
+    assert rows["_saved_self"].startswith("freed")  # released once it ran
     assert rows["freed"] == "_saved_self, _saved_other"
-    assert "grads in" in rows and "grads out" in rows
+    assert panel["title"] == "MulBackward0 — l4 = l2 * l3"
+    assert panel["step"] == "Step 2 of 8"
+    assert panel["formula"] == "d(a * b) = (g * b, g * a)"
+    assert rows["grad in"] == "[[0.25, 0.25],\n [0.25, 0.25]]"
+    assert rows["-> AddBackward0 (l2)"] == "[[2., 2.],\n [2., 2.]]"
+    assert rows["-> MulBackward0 (l3)"] == "[[1.25, 1.25],\n [1.25, 1.25]]"
+    # the chain rule with this step's numbers: dl4/dl2 = l3 = 8
+    assert "dL/dl2 = dL/dl4 · ∂l4/∂l2 = 0.25 · 8 = 2" in panel["chain"]
 
 
 # ---------------------------------------------------------------- the widget
@@ -145,11 +161,16 @@ def test_widget_controls_and_traitlets_drive_the_stepper() -> None:
     widget.end_button.click()
     assert stepper.done and params["w1"].grad.item() == pytest.approx(28.0)
     widget.graph.selected = stepper.frames[0].node_id  # a click on a node
-    assert "MeanBackward0" in widget.panel.value
+    assert widget.graph.panel["title"].startswith("MeanBackward0")
+    widget.graph.selected = ""  # Esc or a click on the background
+    assert widget.graph.panel["step"] == "Step 8 of 8"
+    forward_svg = stepper.forward_drawing.svg()
     widget.view_toggle.value = "forward"
-    assert widget.graph.highlight["running"] == [
-        stepper.graph.functions[stepper.frames[-1].node_id].variable
-    ]
+    # the view maps backward ids to the forward drawing with `leaf_of`
+    assert widget.graph.view == "forward" and widget.graph.svg == forward_svg
+    last = stepper.frames[-1].node_id
+    assert widget.graph.highlight["running"] == [last]
+    assert widget.graph.leaf_of[last] == stepper.graph.functions[last].variable
 
 
 def test_widget_shows_callback_errors() -> None:
@@ -163,3 +184,146 @@ def test_widget_shows_callback_errors() -> None:
 
     widget._safely(broken)
     assert "ValueError: boom" in widget.errors.value
+
+
+# ------------------------------------------------------- the pass on the picture
+def test_frames_carry_what_the_picture_overlays() -> None:
+    loss, params = seed_graph(minigrad, names=True)
+    stepper = BackwardStepper(loss, params=params)
+    assert stepper.total == 8  # known before the first step
+    ids = {t.name: tid for tid, t in stepper.graph.tensors.items() if t.name}
+    stepper.goto(3)  # MeanBackward0, MulBackward0 (l4), MulBackward0 (l3)
+    f1, f2, f3 = stepper.frames
+    assert f1.edge_values == {f"e-{f1.node_id}-0": "[[0.25, 0.25], [0.25, 0.25]]"}
+    mul_l3 = f3.node_id
+    assert f3.edge_values[f"e-{mul_l3}-1"] == "10."  # dL/dw3, summed to w3's shape
+    assert f2.freed == [f"{f2.node_id}-self", f"{f2.node_id}-other"]
+    # l1's MulBackward0 has had 1 of its 2 gradients (from l3, not yet from l2)
+    heads = {stepper.headline(n): n for n in stepper.graph.functions}
+    mul_l1 = heads["MulBackward0 — l1 = const * w1"]
+    arrived, expected, buffered = f3.waiting[mul_l1]
+    assert (arrived, expected) == (1, 2) and buffered == "[[5., 5.], [5., 5.]]"
+    # the ready queue in engine order: AccumulateGrad (seq max) before AddBackward0
+    assert [name for _id, _seq, name in stepper.overlay(f3)["queue"]] == [
+        "AccumulateGrad (w3)", "AddBackward0"]  # fmt: skip
+    assert stepper.overlay(f3)["queue"][0][1] == "max"
+    assert stepper.overlay(f3)["waiting"] == {mul_l1: "1 of 2 gradients arrived"}
+    assert stepper.grads_at(3) == {}
+    stepper.next()  # AccumulateGrad writes w3.grad
+    assert stepper.current.leaf_grads == {ids["w3"]: "10."}
+    stepper.run_all()
+    assert stepper.grads_at() == {ids["w3"]: "10.", ids["w2"]: "8.", ids["w1"]: "28."}
+    assert stepper.grads_at(4) == {ids["w3"]: "10."}  # as drawn at step 4
+    assert sorted(stepper.freed_slots()) == sorted(stepper.graph.saved)
+    # large tensors show their shape on the edge
+    x = minigrad.ones(3, 4, requires_grad=True)
+    big = BackwardStepper((x * 2).sum())
+    big.next()
+    assert list(big.current.edge_values.values()) == ["shape (3, 4)"]
+
+
+def test_clicking_a_tensor_shows_its_details() -> None:
+    loss, params = seed_graph(minigrad, names=True)
+    stepper = BackwardStepper(loss, params=params)
+    tid = next(t for t, info in stepper.graph.tensors.items() if info.name == "w1")
+    rows = dict(stepper.describe_tensor(tid)["rows"])
+    assert rows["name"] == "w1" and rows["shape"] == "()"
+    assert rows["dtype"] == "float32" and rows["values"] == "2."
+    assert (rows["requires_grad"], rows["is_leaf"]) == ("True", "True")
+    assert rows["_version"] == "0" and rows[".grad now"] == "None"
+    assert rows["made by"].startswith("(a leaf")
+    stepper.run_all()
+    assert dict(stepper.describe_tensor(tid)["rows"])[".grad now"] == "28."
+    stepper.goto(2)  # display only: .grad as drawn at step 2
+    assert dict(stepper.describe_tensor(tid)["rows"])[".grad now"] == "None"
+    # a saved slot: the tensor it holds, who made and who saved it, freed or not
+    slot = next(s for s in stepper.graph.saved.values() if s.attr == "_saved_self"
+                and stepper.graph.tensors[s.tensor].name == "l2")  # fmt: skip
+    panel = stepper.describe_tensor(slot.id)
+    rows = dict(panel["rows"])
+    assert panel["title"] == "tensor l2" and rows["made by"] == "AddBackward0"
+    assert rows["saved by"] == "MulBackward0 (_saved_self)"
+    assert rows["slot"] == "_saved_self, freed"  # MulBackward0 (l4) ran at step 2
+    assert dict(stepper.describe_tensor(slot.id, 1)["rows"])["slot"].endswith("saved")
+    assert stepper.describe_node(slot.id) == panel  # a click on any box works
+
+
+def test_an_error_frame_shows_the_gradient_that_arrived() -> None:
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x.sigmoid()
+    z = (y * y).sum()
+    y.mul_(2)
+    stepper = BackwardStepper(z)
+    stepper.run_all()
+    rows = dict(stepper.describe()["rows"])
+    assert rows["grad in"] == "[1., 1.]"
+    assert "modified by an inplace operation" in rows["error"]
+    assert stepper.total == 2 and stepper.describe()["step"] == "Step 2 of 2"
+
+
+def test_closing_the_widget_releases_the_graph() -> None:
+    import gc
+    import weakref
+
+    pytest.importorskip("anywidget")
+    from ipywidgets.widgets import widget as widget_registry
+
+    def make() -> tuple[Any, Any]:
+        loss, params = seed_graph(minigrad)
+        stepper = BackwardStepper(loss, params=params)
+        return stepper, weakref.ref(loss.grad_fn)
+
+    before = len(widget_registry._instances)
+    stepper, node = make()
+    widget = stepper.widget()
+    widget.next_button.click()
+    widget.close()  # closes every control in it too
+    assert len(widget_registry._instances) == before
+    del stepper, widget
+    gc.collect()
+    assert node() is None
+
+    # the cell re-run: its view goes away and the widget closes itself
+    stepper, node = make()
+    widget = stepper.widget()
+    widget.graph._handle_custom_msg({"command": "view-opened"}, [])
+    widget.graph._handle_custom_msg({"command": "view-closed"}, [])
+    assert widget.comm is None and len(widget_registry._instances) == before
+    assert stepper.widget() is not widget  # a new display gets a new widget
+    stepper.widget().close()
+    del stepper, widget
+    gc.collect()
+    assert node() is None
+
+
+def test_display_data_carries_a_static_picture() -> None:
+    pytest.importorskip("anywidget")
+    loss, params = seed_graph(minigrad)
+    stepper = BackwardStepper(loss, params=params, id_prefix="p-")
+    bundle = stepper.widget()._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["image/svg+xml"] == stepper.svg()  # frame 0: the plain drawing
+    stepper.next()
+    picture = stepper.picture()
+    running = re.search(r'<g id="p&#45;f0" class="([^"]*)"', picture)
+    assert "mg-running" in running.group(1).split()
+    assert ".mg-running polygon" in picture and "<style>" in picture
+    stepper.widget().close()
+
+
+def test_the_view_follows_the_notebook_theme_unless_one_is_given() -> None:
+    pytest.importorskip("anywidget")
+    loss, params = seed_graph(minigrad)
+    stepper = BackwardStepper(loss, params=params)
+    widget = stepper.widget()
+    assert widget.graph.theme == "auto"
+    widget.graph.page_theme = "dark"  # what the view reports in JupyterLab Dark
+    assert widget.graph.svg == stepper.svg(theme="dark") != stepper.svg()
+    widget.close()
+    loss, params = seed_graph(minigrad)
+    light = BackwardStepper(loss, params=params, theme="light")
+    widget = light.widget()
+    assert widget.graph.theme == "light"
+    widget.graph.page_theme = "dark"
+    assert widget.graph.svg == light.svg()  # the explicit theme wins
+    widget.close()

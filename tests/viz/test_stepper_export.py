@@ -93,30 +93,49 @@ def test_html_is_one_self_contained_page(tmp_path: Path) -> None:
     path = stepper.save(tmp_path / "steps.html")
     text = path.read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>")
-    assert text.count("<svg") == 1  # the drawing once, not once per step
+    # each drawing once (backward, and forward for the toggle), not once per step
+    assert text.count("<svg") == 2
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
     assert "<link" not in text and "<script src" not in text
     assert "Content-Security-Policy" in text and "default-src 'none'" in text
     assert "waiting in the ready queue" in text  # the legend of the highlights
-    # the widget's stylesheet, inlined from the package (one copy of the look)
+    # the widget's stylesheet and screen code, inlined from the package
     assert export.CSS_PATH.read_text(encoding="utf-8") in text
-    data = json.loads(
-        re.search(r'id="mg-data">(.*?)</script>', text, re.S)
-        .group(1)
-        .replace("<\\/", "</")
-    )
+    assert "export function mount(model, root)" in text
+    data = json.loads(re.search(r'id="mg-data">(.*?)</script>', text, re.S).group(1))
     assert data["prefix"] == "ex-"
     assert len(data["frames"]) == len(stepper.frames) + 1  # "before" + each step
-    assert data["frames"][0]["highlight"] == {}
+    assert data["frames"][0]["panel"]["title"] == "Before backward"
+    done: list[str] = []
     for k, frame in enumerate(stepper.frames, start=1):
-        assert data["frames"][k]["highlight"] == frame.highlight()
-        assert data["frames"][k]["title"].startswith(f"Step {k}: {frame.name}")
+        stored = data["frames"][k]
+        done.append(stored["highlight"]["running"][0])  # the page folds "done"
+        assert {**stored["highlight"], "done": done} == frame.highlight()
+        assert stored["panel"]["step"] == f"Step {k} of 8"
+        assert stored["panel"]["title"] == stepper.headline(frame.node_id)
+        assert stored["edges"] == frame.edge_values
+        assert stored["grads"] == frame.leaf_grads and stored["freed"] == frame.freed
     # every id a frame highlights exists in the inlined drawing
     svg = text[text.index("<svg") : text.index("</svg>") + len("</svg>")]
     ids = {e.get("id") for e in ET.fromstring(svg).iter() if e.get("id")}
-    for frame in data["frames"]:
+    for frame in data["frames"][1:]:
         for role_ids in frame["highlight"].values():
             assert {f"ex-{i}" for i in role_ids} <= ids
+        assert {f"ex-{i}" for i in frame["edges"]} <= ids
+
+
+def test_html_size_grows_linearly_with_the_steps(tmp_path: Path) -> None:
+    def chain(n: int) -> int:
+        x = minigrad.tensor(1.0, requires_grad=True)
+        y = x
+        for _ in range(n):
+            y = y * 1.01
+        path = BackwardStepper(y, params={"x": x}).save(tmp_path / f"c{n}.html")
+        return path.stat().st_size
+
+    small, large = chain(20), chain(80)
+    # 80 more steps cost about twice what 60 more did: linear, not quadratic
+    assert chain(160) - large < (large - small) * 80 / 60 * 1.15
 
 
 def test_export_runs_the_rest_and_keeps_the_display(tmp_path: Path) -> None:
@@ -131,6 +150,12 @@ def test_html_escapes_script_endings_in_values(tmp_path: Path) -> None:
     stepper = BackwardStepper((a * 2).sum(), params={"</script><b>": a})
     text = stepper.save(tmp_path / "x.html").read_text(encoding="utf-8")
     assert text.count("</script>") == 2  # the data block's and the code's
+    b = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    stepper = BackwardStepper((b * 2).sum(), params={"<!--<script>": b})
+    text = stepper.save(tmp_path / "y.html").read_text(encoding="utf-8")
+    assert "<!--<script>" not in text and text.count("<script") == 2
+    data = re.search(r'id="mg-data">(.*?)</script>', text, re.S).group(1)
+    assert "<!--<script>" in data.encode().decode("unicode_escape")  # kept, escaped
 
 
 # ---------------------------------------------------------------- PDF etc.
@@ -333,7 +358,7 @@ def test_exported_html_steps_in_chromium_without_a_kernel(tmp_path: Path) -> Non
         expect(running).to_have_attribute("id", ids[0])
         page.keyboard.press("ArrowRight")
         expect(running).to_have_attribute("id", ids[1])
-        expect(page.locator(".mg-panel")).to_contain_text("grads out")
+        expect(page.locator(".mg-panel")).to_contain_text("-> AddBackward0")
         expect(page.locator(".mg-graph .mg-done")).to_have_count(2)  # incl. running
         page.keyboard.press("ArrowLeft")
         expect(running).to_have_attribute("id", ids[0])
@@ -343,7 +368,7 @@ def test_exported_html_steps_in_chromium_without_a_kernel(tmp_path: Path) -> Non
         expect(page.locator(".mg-graph .mg-written")).to_have_count(1)
         page.click(".mg-end")
         expect(running).to_have_attribute("id", ids[-1])
-        expect(page.locator(".mg-status")).to_have_text("frame 8 of 8")
+        expect(page.locator(".mg-status")).to_have_text("step 8 of 8")
         page.click(".mg-reset")
         expect(running).to_have_count(0)
         expect(page.locator(".mg-panel")).to_contain_text("Before backward")

@@ -1,56 +1,415 @@
-// The graph view: the SVG is set once; each step only changes `highlight`,
-// and this toggles CSS classes on the nodes and edges it names.
-const ROLES = ["running", "ready", "done", "flow", "written", "error", "selected"];
+// The stepper's screen: the SVG laid out once, a viewport that fits, zooms,
+// pans and follows the running node, the pass drawn over the picture (edge
+// values, leaf .grad, freed slots, "2 of 3 gradients arrived" badges), the
+// ready queue and the detail panel. It reads a small `model` (get / set / on /
+// save_changes / send): anywidget's in Jupyter, a plain object in the HTML
+// player, so both show the same screen. Each step only restyles and overlays:
+// nothing is laid out again.
+const ROLES = /*ROLES*/[]; // filled in from viz/widgets/roles.py
+const MIN_ZOOM = 0.7; // 10 pt node text stays >= 9 px on screen
+const MAX_ZOOM = 4;
+const MARGIN = 24; // px kept between the followed node and the viewport edge
 const KEYS = {
-  ArrowRight: "next", ArrowLeft: "prev", Home: "reset", End: "end", " ": "play",
+  ArrowRight: "next", PageDown: "next", ArrowLeft: "prev", PageUp: "prev",
+  Home: "reset", End: "end", " ": "play",
 };
+const SVGNS = "http://www.w3.org/2000/svg";
 
-function render({ model, el }) {
-  el.classList.add("mg-graph");
-  el.tabIndex = 0; // focusable, so the arrow keys reach it
-  const box = document.createElement("div");
-  box.className = "mg-svg";
-  el.appendChild(box);
-
-  const byId = (id) => box.querySelector(`[id="${model.get("prefix") + id}"]`);
-
-  function paint() {
-    const h = model.get("highlight") || {};
-    const marks = { ...h, selected: model.get("selected") ? [model.get("selected")] : [] };
-    for (const role of ROLES) {
-      box.querySelectorAll(".mg-" + role).forEach((e) => e.classList.remove("mg-" + role));
-      for (const id of marks[role] || []) {
-        const e = byId(id);
-        if (e) e.classList.add("mg-" + role);
-      }
-    }
-    el.dataset.step = String(model.get("step"));
-  }
-  function draw() {
-    box.innerHTML = model.get("svg");
-    paint();
-  }
-
-  box.addEventListener("click", (ev) => {
-    const g = ev.target.closest("g.node");
-    const prefix = model.get("prefix");
-    if (g && g.id.startsWith(prefix)) {
-      model.set("selected", g.id.slice(prefix.length));
-      model.save_changes();
-    }
-  });
-  el.addEventListener("keydown", (ev) => {
-    const command = KEYS[ev.key];
-    if (command) {
-      model.send({ command });
-      ev.preventDefault();
-    }
-  });
-  model.on("change:svg", draw);
-  model.on("change:highlight", paint);
-  model.on("change:selected", paint);
-  model.on("change:step", paint);
-  draw();
+function tag(name, cls, text) {
+  const e = document.createElement(name);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
 }
 
-export default { render };
+function pageIsDark() {
+  const light = document.body.dataset.jpThemeLight; // JupyterLab, Notebook 7
+  if (light !== undefined) return light === "false";
+  return document.body.classList.contains("vscode-dark");
+}
+
+export function mount(model, root) {
+  root.classList.add("mg-stepper");
+  const toolbar = tag("div", "mg-toolbar");
+  const queue = tag("div", "mg-queue");
+  const main = tag("div", "mg-main");
+  const view = tag("div", "mg-graph");
+  view.tabIndex = 0; // focusable, so the keys reach it
+  const box = tag("div", "mg-svg");
+  const panel = tag("div", "mg-panel");
+  view.appendChild(box);
+  main.append(view, panel);
+  root.append(toolbar, queue, main);
+
+  // ------------------------------------------------------------ viewport
+  // screen = content * k + (x, y), content in the SVG's CSS pixels
+  const vp = { k: 1, x: 0, y: 0, w: 1, h: 1, mode: "fit", follow: true };
+  let anim = null;
+  const zoomText = tag("span", "mg-zoom");
+
+  function apply() {
+    box.style.transform = `translate(${vp.x}px, ${vp.y}px) scale(${vp.k})`;
+    zoomText.textContent = `${Math.round(vp.k * 100)}%`;
+    root.dataset.zoom = vp.k.toFixed(3);
+  }
+  function moveTo(x, y, k, smooth) {
+    if (anim) cancelAnimationFrame(anim);
+    anim = null;
+    if (!smooth) {
+      Object.assign(vp, { x, y, k });
+      apply();
+      return;
+    }
+    const from = { x: vp.x, y: vp.y, k: vp.k };
+    const t0 = performance.now();
+    root.dataset.moving = "1";
+    const frame = (now) => {
+      const t = Math.min(1, (now - t0) / 250);
+      const e = 1 - (1 - t) ** 3; // ease out
+      vp.x = from.x + (x - from.x) * e;
+      vp.y = from.y + (y - from.y) * e;
+      vp.k = from.k + (k - from.k) * e;
+      apply();
+      if (t < 1) anim = requestAnimationFrame(frame);
+      else {
+        anim = null;
+        delete root.dataset.moving;
+      }
+    };
+    anim = requestAnimationFrame(frame);
+  }
+  function clampK(k) {
+    return Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, k));
+  }
+  function fitScale() {
+    const s = Math.min(view.clientWidth / vp.w, view.clientHeight / vp.h) * 0.97;
+    return clampK(Math.min(s, 1.5));
+  }
+  function fit(smooth) {
+    vp.mode = "fit";
+    const k = fitScale();
+    const x = Math.max(0, (view.clientWidth - vp.w * k) / 2);
+    const y = Math.max(0, (view.clientHeight - vp.h * k) / 2);
+    moveTo(x, y, k, smooth);
+    if (k * vp.w > view.clientWidth || k * vp.h > view.clientHeight) follow(false);
+  }
+  function zoomAt(k, cx, cy, smooth) {
+    k = clampK(k);
+    vp.mode = "zoom";
+    const px = (cx - vp.x) / vp.k;
+    const py = (cy - vp.y) / vp.k;
+    moveTo(cx - px * k, cy - py * k, k, smooth);
+  }
+  function center() {
+    return [view.clientWidth / 2, view.clientHeight / 2];
+  }
+  // The elements' box in content pixels (measured now; `vp` is current).
+  function contentRect(elements) {
+    const b = box.getBoundingClientRect();
+    let r = null;
+    for (const e of elements) {
+      const q = e.getBoundingClientRect();
+      if (!q.width && !q.height) continue;
+      const c = {
+        l: (q.left - b.left) / vp.k, t: (q.top - b.top) / vp.k,
+        r: (q.right - b.left) / vp.k, b: (q.bottom - b.top) / vp.k,
+      };
+      r = r ? { l: Math.min(r.l, c.l), t: Math.min(r.t, c.t),
+        r: Math.max(r.r, c.r), b: Math.max(r.b, c.b) } : c;
+    }
+    return r;
+  }
+  function fits(r, k) {
+    return (r.r - r.l) * k <= view.clientWidth - 2 * MARGIN &&
+      (r.b - r.t) * k <= view.clientHeight - 2 * MARGIN;
+  }
+  // Pan (smoothly) so the running node, and the edges it just sent along when
+  // they fit too, are inside the viewport; nothing moves if they already are.
+  function follow(smooth) {
+    if (!vp.follow) return;
+    const running = [...box.querySelectorAll(".mg-running")];
+    if (!running.length) return;
+    const flow = [...box.querySelectorAll(".mg-flow, .mg-edge-value")];
+    let r = contentRect([...running, ...flow]);
+    if (!r || !fits(r, vp.k)) r = contentRect(running);
+    if (!r) return;
+    const k = vp.k;
+    const s = { l: r.l * k + vp.x, t: r.t * k + vp.y, r: r.r * k + vp.x, b: r.b * k + vp.y };
+    const inside = s.l >= MARGIN && s.t >= MARGIN &&
+      s.r <= view.clientWidth - MARGIN && s.b <= view.clientHeight - MARGIN;
+    if (inside) return;
+    let x = vp.x;
+    let y = vp.y;
+    if (s.l < MARGIN || s.r > view.clientWidth - MARGIN) {
+      x = view.clientWidth / 2 - ((r.l + r.r) / 2) * k;
+    }
+    if (s.t < MARGIN || s.b > view.clientHeight - MARGIN) {
+      y = view.clientHeight / 2 - ((r.t + r.b) / 2) * k;
+    }
+    moveTo(x, y, k, smooth);
+  }
+
+  function button(label, title, cls, act) {
+    const b = tag("button", cls, label);
+    b.title = title;
+    b.type = "button";
+    b.addEventListener("click", act);
+    return b;
+  }
+  const followBox = tag("input");
+  followBox.type = "checkbox";
+  followBox.checked = true;
+  followBox.addEventListener("change", () => {
+    vp.follow = followBox.checked;
+    follow(true);
+  });
+  const followLabel = tag("label", "mg-follow");
+  followLabel.append(followBox, " follow the running node");
+  toolbar.append(
+    button("Fit", "fit the graph to the view (F)", "mg-fit", () => fit(true)),
+    button("100%", "natural size (1)", "mg-actual", () => {
+      zoomAt(1, ...center(), true);
+      setTimeout(() => follow(true), 260);
+    }),
+    button("−", "zoom out (-)", "mg-zoom-out", () => zoomAt(vp.k / 1.25, ...center(), true)),
+    button("+", "zoom in (+)", "mg-zoom-in", () => zoomAt(vp.k * 1.25, ...center(), true)),
+    zoomText, followLabel,
+    tag("span", "mg-hint", "drag: pan · Ctrl+wheel or pinch: zoom · click: details"),
+  );
+
+  // ------------------------------------------------------------- drawing
+  const byId = (id) => box.querySelector(`[id="${CSS.escape(model.get("prefix") + id)}"]`);
+  let overlay = null;
+
+  function draw() {
+    box.innerHTML = model.get("svg");
+    const svg = box.querySelector("svg");
+    if (!svg) return;
+    // natural size in CSS px (Graphviz writes pt)
+    const pt = (v) => (String(v).endsWith("pt") ? parseFloat(v) * 4 / 3 : parseFloat(v));
+    vp.w = pt(svg.getAttribute("width")) || svg.viewBox.baseVal.width;
+    vp.h = pt(svg.getAttribute("height")) || svg.viewBox.baseVal.height;
+    svg.setAttribute("width", `${vp.w}px`);
+    svg.setAttribute("height", `${vp.h}px`);
+    overlay = document.createElementNS(SVGNS, "g");
+    overlay.setAttribute("class", "mg-overlay");
+    (svg.querySelector("g.graph") || svg).appendChild(overlay);
+    paint();
+    if (vp.mode === "fit") fit(false);
+    else follow(false);
+  }
+
+  function paint() {
+    const { h, ov } = inView(model.get("highlight") || {}, model.get("overlay") || {});
+    const sel = model.get("selected");
+    const marks = { ...h, freed: ov.freed || [], selected: sel ? [sel] : [] };
+    for (const role of ROLES) {
+      const cls = "mg-" + role;
+      box.querySelectorAll("." + cls).forEach((e) => e.classList.remove(cls));
+      for (const id of marks[role] || []) {
+        const e = byId(id);
+        if (e) e.classList.add(cls);
+      }
+    }
+    view.dataset.step = String(model.get("step"));
+    drawOverlay(ov);
+    drawQueue(ov.queue || []);
+    drawPanel(model.get("panel") || {});
+  }
+
+  // Frames name backward nodes; the forward drawing shows an AccumulateGrad
+  // as its leaf and has none of the backward edges or saved slots.
+  function inView(h, ov) {
+    if (model.get("view") !== "forward") return { h, ov };
+    const leafOf = model.get("leaf_of") || {};
+    const to = (id) => leafOf[id] || id;
+    const mapped = {};
+    for (const [role, ids] of Object.entries(h)) mapped[role] = ids.map(to);
+    mapped.flow = [];
+    const waiting = {};
+    for (const [id, text] of Object.entries(ov.waiting || {})) waiting[to(id)] = text;
+    return { h: mapped, ov: { ...ov, edges: {}, freed: [], waiting,
+      queue: (ov.queue || []).map(([id, ...rest]) => [to(id), ...rest]) } };
+  }
+
+  function label(x, y, text, cls, anchor = "middle") {
+    const g = document.createElementNS(SVGNS, "g");
+    g.setAttribute("class", cls);
+    const t = document.createElementNS(SVGNS, "text");
+    t.setAttribute("x", x);
+    t.setAttribute("y", y);
+    t.setAttribute("text-anchor", anchor);
+    t.textContent = text;
+    g.appendChild(t);
+    overlay.appendChild(g);
+    const b = t.getBBox();
+    const r = document.createElementNS(SVGNS, "rect");
+    for (const [k, v] of Object.entries({ x: b.x - 3, y: b.y - 1, width: b.width + 6,
+      height: b.height + 2, rx: 3 })) r.setAttribute(k, v);
+    g.insertBefore(r, t);
+    return g;
+  }
+
+  function drawOverlay(ov) {
+    if (!overlay) return;
+    overlay.replaceChildren();
+    for (const [id, text] of Object.entries(ov.edges || {})) {
+      const path = byId(id)?.querySelector("path");
+      if (!path) continue;
+      const p = path.getPointAtLength(path.getTotalLength() / 2);
+      label(p.x + 4, p.y + 4, text, "mg-edge-value", "start");
+    }
+    for (const [id, text] of Object.entries(ov.grads || {})) {
+      const node = byId(id);
+      if (!node) continue;
+      const b = node.getBBox();
+      label(b.x + b.width / 2, b.y + b.height - 3, `.grad = ${text}`, "mg-grad-tag");
+    }
+    for (const id of ov.freed || []) {
+      const node = byId(id);
+      if (!node) continue;
+      const b = node.getBBox();
+      label(b.x + b.width - 2, b.y + 9, "freed", "mg-freed-tag", "end");
+    }
+    for (const [id, text] of Object.entries(ov.waiting || {})) {
+      const node = byId(id);
+      if (!node) continue;
+      const b = node.getBBox();
+      label(b.x + b.width / 2, b.y - 3, text, "mg-badge");
+    }
+  }
+
+  function drawQueue(items) {
+    queue.replaceChildren(tag("span", "mg-queue-title", "ready queue (next first):"));
+    if (!items.length) queue.appendChild(tag("span", "mg-queue-empty", "empty"));
+    items.forEach(([id, seq, name], i) => {
+      const chip = tag("button", "mg-chip", `${i + 1}. ${name} · seq ${seq}`);
+      chip.type = "button";
+      chip.dataset.node = id;
+      chip.addEventListener("click", () => select(id));
+      queue.appendChild(chip);
+    });
+  }
+
+  function drawPanel(p) {
+    panel.replaceChildren();
+    if (p.step) panel.appendChild(tag("div", "mg-step", p.step));
+    panel.appendChild(tag("div", "mg-title", p.title || ""));
+    if (p.formula) panel.appendChild(tag("div", "mg-formula", `rule: ${p.formula}`));
+    if (p.chain) panel.appendChild(tag("div", "mg-chain", p.chain));
+    const table = tag("table");
+    for (const [key, value] of p.rows || []) {
+      const row = table.insertRow();
+      row.appendChild(tag("td", "", key));
+      row.insertCell().appendChild(tag("pre", "", value));
+    }
+    panel.appendChild(table);
+  }
+
+  function select(id) {
+    model.set("selected", id);
+    model.save_changes();
+  }
+
+  // ------------------------------------------------------------- input
+  let press = null;
+  view.addEventListener("pointerdown", (ev) => {
+    if (ev.button !== 0) return;
+    press = { x: ev.clientX, y: ev.clientY, vx: vp.x, vy: vp.y, moved: false,
+      target: ev.target, id: ev.pointerId };
+  });
+  view.addEventListener("pointermove", (ev) => {
+    if (!press || ev.pointerId !== press.id) return;
+    const dx = ev.clientX - press.x;
+    const dy = ev.clientY - press.y;
+    if (!press.moved && Math.hypot(dx, dy) < 4) return;
+    if (!press.moved) view.setPointerCapture(ev.pointerId);
+    press.moved = true;
+    view.classList.add("mg-dragging");
+    moveTo(press.vx + dx, press.vy + dy, vp.k, false);
+  });
+  const release = () => {
+    if (!press) return;
+    const { moved, target } = press;
+    press = null;
+    view.classList.remove("mg-dragging");
+    if (moved) return;
+    const g = target.closest && target.closest("g.node");
+    const prefix = model.get("prefix");
+    if (g && g.id.startsWith(prefix)) select(g.id.slice(prefix.length));
+    else select(""); // a click on the background clears the selection
+  };
+  view.addEventListener("pointerup", release);
+  view.addEventListener("pointercancel", () => { press = null; });
+  view.addEventListener("wheel", (ev) => {
+    if (!(ev.ctrlKey || ev.metaKey)) return; // plain wheel scrolls the page
+    ev.preventDefault();
+    const r = view.getBoundingClientRect();
+    zoomAt(vp.k * Math.exp(-ev.deltaY * 0.0025), ev.clientX - r.left, ev.clientY - r.top, false);
+  }, { passive: false });
+  root.tabIndex = -1;
+  root.addEventListener("keydown", (ev) => {
+    if (ev.target.closest && ev.target.closest("input, textarea, select")) return;
+    const command = KEYS[ev.key];
+    const zoom = { "+": 1.25, "=": 1.25, "-": 0.8 }[ev.key];
+    if (command) model.send({ command });
+    else if (ev.key === "Escape") select("");
+    else if (zoom) zoomAt(vp.k * zoom, ...center(), true);
+    else if (ev.key === "f" || ev.key === "F") fit(true);
+    else if (ev.key === "1") zoomAt(1, ...center(), true);
+    else return;
+    ev.preventDefault();
+    ev.stopPropagation(); // Jupyter must not also act on these keys
+  });
+
+  // ------------------------------------------------------------- theme
+  function theme() {
+    const given = model.get("theme");
+    const dark = given === "dark" || ((!given || given === "auto") && pageIsDark());
+    root.classList.toggle("mg-dark", dark);
+    const wanted = dark ? "dark" : "light";
+    if (model.get("page_theme") !== undefined && model.get("page_theme") !== wanted) {
+      model.set("page_theme", wanted); // the kernel sends the SVG in that theme
+      model.save_changes();
+    }
+  }
+  const themeWatch = new MutationObserver(theme);
+  themeWatch.observe(document.body, { attributes: true,
+    attributeFilter: ["data-jp-theme-light", "class"] });
+  theme();
+
+  const resized = new ResizeObserver(() => (vp.mode === "fit" ? fit(false) : follow(false)));
+  resized.observe(view);
+
+  // One step changes several traits at once: repaint once, after all of them.
+  let pending = false;
+  const onStep = () => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      paint();
+      follow(true);
+    });
+  };
+  model.on("change:svg", draw);
+  model.on("change:highlight", onStep);
+  model.on("change:overlay", onStep);
+  model.on("change:step", onStep);
+  model.on("change:selected", paint);
+  model.on("change:panel", () => drawPanel(model.get("panel") || {}));
+  model.on("change:theme", theme);
+  model.on("change:view", onStep);
+  draw();
+  // The kernel counts open views: when the last one goes (the cell re-run or
+  // cleared), the widget closes and stops holding the graph.
+  model.send({ command: "view-opened" });
+  return () => {
+    resized.disconnect();
+    themeWatch.disconnect();
+    if (anim) cancelAnimationFrame(anim);
+    model.send({ command: "view-closed" });
+  };
+}
+
+export default { render: ({ model, el }) => mount(model, el) };

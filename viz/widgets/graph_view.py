@@ -1,4 +1,5 @@
-"""``GraphView``: an SVG sent once, restyled per step by toggling classes."""
+"""``GraphView``: the stepper's screen (graph_view.js), an SVG sent once and
+restyled / overlaid per step."""
 
 from __future__ import annotations
 
@@ -7,18 +8,38 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from .roles import view_esm
+
 HERE = Path(__file__).parent
 
 
 class GraphView(anywidget.AnyWidget):
-    """Shows ``svg``; ``highlight`` maps roles (running, ready, done, flow,
-    written, error) to drawing ids. Clicking a node sets ``selected``; arrow
-    keys send ``{"command": "next" | "prev" | "reset" | "end" | "play"}``."""
+    """Shows ``svg`` in a viewport that fits and follows the running node.
 
-    _esm = HERE / "graph_view.js"
-    _css = HERE / "graph_view.css"
+    ``highlight`` maps roles (running, ready, done, flow, written, error) to
+    ids of the backward drawing (mapped by the view when ``view`` is
+    "forward", using ``leaf_of``); ``overlay`` holds what is drawn over the
+    picture (edge values, leaf grads, freed slots, waiting badges, the ready
+    queue); ``panel`` the
+    detail panel (title, step, formula, chain, rows). Clicking a node sets
+    ``selected`` (a background click or Esc clears it); keys send
+    ``{"command": "next" | "prev" | "reset" | "end" | "play"}``. ``theme`` is
+    "auto" (follow the notebook) or "light"/"dark"; the view reports the theme
+    it shows in ``page_theme``.
+    """
+
+    # Text, not paths: anywidget connects every instance to a file given as a
+    # path (for hot reload) and so would keep each widget alive for ever.
+    _esm = view_esm()
+    _css = (HERE / "graph_view.css").read_text(encoding="utf-8")
     svg = traitlets.Unicode("").tag(sync=True)
     prefix = traitlets.Unicode("").tag(sync=True)
     highlight = traitlets.Dict({}).tag(sync=True)
+    overlay = traitlets.Dict({}).tag(sync=True)
+    panel = traitlets.Dict({}).tag(sync=True)
     selected = traitlets.Unicode("").tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
+    view = traitlets.Unicode("backward").tag(sync=True)  # which drawing svg is
+    leaf_of = traitlets.Dict({}).tag(sync=True)  # AccumulateGrad -> its leaf
+    theme = traitlets.Unicode("auto").tag(sync=True)
+    page_theme = traitlets.Unicode("").tag(sync=True)

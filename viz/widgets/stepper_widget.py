@@ -1,9 +1,15 @@
 """The stepper widget: stock ipywidgets controls around a `GraphView`.
 
 Next / Prev / Reset / Run to end, Play with a speed slider, a step slider, a
-backward/forward view toggle, keyboard shortcuts (arrows, Home, End, space) and
-a detail panel. Every control calls the `BackwardStepper`; the stepper calls
-`refresh()` after it moves. Errors raised by a callback are shown in the widget.
+backward/forward view toggle and a status line; the `GraphView` below holds the
+viewport, the pass drawn on the picture, the ready queue and the detail panel.
+Every control calls the `BackwardStepper`; the stepper calls `refresh()` after
+it moves. Errors raised by a callback are shown in the widget.
+
+The widget is a view of the stepper, not its owner: when its last view in the
+browser goes away (the cell re-run or cleared) or `close()` is called, it closes
+itself and its controls, so nothing keeps the graph alive but the stepper; a
+later display of the stepper makes a new widget.
 """
 
 from __future__ import annotations
@@ -23,60 +29,73 @@ class StepperWidget(w.VBox):
     def __init__(self, stepper: Any) -> None:
         self.stepper = stepper
         self.view_name = "backward"
+        self._views = 0  # views open in the browser
         self.graph = GraphView(
-            svg=stepper.drawing.svg(), prefix=stepper.drawing.options.id_prefix
+            svg=stepper.svg(),
+            prefix=stepper.drawing.options.id_prefix,
+            theme=stepper.theme or "auto",
+            leaf_of=stepper.leaf_of,
+            layout=w.Layout(width="100%"),  # (a replaced layout would stay open)
         )
-        self.graph.layout = w.Layout(width="100%")
 
         def button(label: str, tip: str, cls: str, action: Callable) -> w.Button:
-            b = w.Button(description=label, tooltip=tip, _dom_classes=[cls])
-            b.layout = w.Layout(width="auto")
+            b = w.Button(
+                description=label, tooltip=tip, _dom_classes=[cls],
+                layout=w.Layout(width="auto", min_width="fit-content"),
+            )  # fmt: skip
             b.on_click(lambda _b: self._safely(action))
             return b
 
         self.reset_button = button("« Reset", "Home", "mg-reset", stepper.reset)
-        self.prev_button = button("◀ Prev", "Left arrow", "mg-prev", stepper.prev)
-        self.next_button = button("Next ▶", "Right arrow", "mg-next", stepper.next)
+        self.prev_button = button(
+            "◀ Prev", "Left arrow, PageUp", "mg-prev", stepper.prev
+        )
+        self.next_button = button(
+            "Next ▶", "Right arrow, PageDown", "mg-next", stepper.next
+        )
         self.end_button = button("Run to end »", "End", "mg-end", stepper.run_all)
         self.play = w.Play(value=0, min=0, max=stepper.total, interval=800)
         self.play._dom_classes = ["mg-play"]
         self.speed = w.IntSlider(
-            value=800, min=100, max=3000, step=100, description="ms/step"
-        )
-        w.jslink((self.speed, "value"), (self.play, "interval"))
+            value=800, min=100, max=3000, step=100, description="ms/step",
+            layout=w.Layout(width="230px"),
+        )  # fmt: skip
+        self._links = [w.jslink((self.speed, "value"), (self.play, "interval"))]
         self.slider = w.IntSlider(
             value=0, min=0, max=stepper.total, description="step",
-            continuous_update=False,
+            continuous_update=False, layout=w.Layout(width="260px"),
         )  # fmt: skip
         self.slider._dom_classes = ["mg-slider"]
         self.view_toggle = w.ToggleButtons(
             options=["backward", "forward"], value="backward"
         )
+        self.view_toggle.style.button_width = "auto"
         self.status = w.HTML(_dom_classes=["mg-status"])
-        self.panel = w.HTML(_dom_classes=["mg-panel"])
         self.errors = w.HTML(_dom_classes=["mg-error-box"])
 
         self.play.observe(self._on_play, "value")
         self.slider.observe(self._on_slider, "value")
         self.view_toggle.observe(self._on_view, "value")
         self.graph.observe(self._on_select, "selected")
+        self.graph.observe(self._on_theme, "page_theme")
         self.graph.on_msg(self._on_key)
 
-        controls = w.HBox(
-            [self.reset_button, self.prev_button, self.next_button, self.end_button]
-        )
-        timing = w.HBox([self.play, self.speed, self.slider])
+        wrap = w.Layout(flex_flow="row wrap", align_items="center", width="100%")
         super().__init__(
             [
-                w.HBox([controls, self.view_toggle]),
-                timing,
+                w.HBox(
+                    [
+                        self.reset_button, self.prev_button, self.next_button,
+                        self.end_button, self.view_toggle, self.status,
+                    ],
+                    layout=wrap,
+                ),
+                w.HBox([self.play, self.speed, self.slider], layout=wrap),
                 w.HTML(role_legend_html()),
-                self.status,
                 self.graph,
-                self.panel,
                 self.errors,
             ]
-        )
+        )  # fmt: skip
         self._updating = False
         self.refresh()
 
@@ -100,18 +119,32 @@ class StepperWidget(w.VBox):
     def _on_view(self, change: dict) -> None:
         def switch() -> None:
             self.view_name = change["new"]
-            drawing = self.stepper.drawing
-            if self.view_name == "forward":
-                drawing = self.stepper.forward_drawing
-            self.graph.svg = drawing.svg()
-            self.refresh()
+            with self.graph.hold_sync():
+                self._show_svg()
+                self.graph.view = self.view_name
 
         self._safely(switch)
 
+    def _on_theme(self, _change: dict) -> None:
+        self._safely(self._show_svg)
+
+    def _show_svg(self) -> None:
+        theme = self.graph.page_theme or None
+        self.graph.svg = self.stepper.svg(self.view_name, theme=theme)
+
     def _on_select(self, change: dict) -> None:
-        self._safely(self._show_node, change["new"])
+        self._safely(self._show_selection)
 
     def _on_key(self, _widget: Any, content: dict, _buffers: Any) -> None:
+        command = content.get("command")
+        if command == "view-opened":
+            self._views += 1
+            return
+        if command == "view-closed":
+            self._views -= 1
+            if self._views <= 0:
+                self.close()
+            return
         commands = {
             "next": self.stepper.next,
             "prev": self.stepper.prev,
@@ -119,7 +152,7 @@ class StepperWidget(w.VBox):
             "end": self.stepper.run_all,
             "play": self._toggle_play,
         }
-        action = commands.get(content.get("command"))
+        action = commands.get(command)
         if action is not None:
             self._safely(action)
 
@@ -129,39 +162,59 @@ class StepperWidget(w.VBox):
     # -------------------------------------------------------------- display
     def refresh(self) -> None:
         """Show the stepper's current frame (called after every move)."""
+        if self.comm is None:  # closed
+            return
         s = self.stepper
         frame = s.current
         self._updating = True
         try:
             with self.graph.hold_sync():
-                self.graph.highlight = (
-                    frame.highlight(self.view_name) if frame is not None else {}
-                )
+                self.graph.highlight = frame.highlight() if frame else {}
+                self.graph.overlay = s.overlay()
+                self.graph.panel = self._panel()
                 self.graph.step = s.position
-            self.slider.max = self.play.max = max(s.total, s.step)
+            self.slider.max = self.play.max = s.total
             self.slider.value = s.position
             self.play.value = s.position
         finally:
             self._updating = False
-        state = "done" if s.done else "running"
-        if s.error:
+        state = "done" if s.done and s.position == s.step else "running"
+        if s.error and s.position == s.step:
             state = "stopped by an error"
-        self.status.value = f"<b>frame {s.position}</b> of {s.step} executed ({state})"
-        self.panel.value = _panel_html(s.describe(frame))
+        self.status.value = f"<b>step {s.position} of {s.total}</b> ({state})"
 
-    def _show_node(self, node_id: str) -> None:
-        fid = node_id
-        if self.view_name == "forward":  # a leaf stands for its AccumulateGrad
-            for f, leaf in self.stepper._leaf_of.items():
-                if leaf == node_id:
-                    fid = f
-        frame = self.stepper.current
-        self.panel.value = _panel_html(self.stepper.describe_node(fid, frame))
+    def _panel(self) -> dict:
+        selected = self.graph.selected  # a node or tensor id, in either view
+        if not selected:
+            return self.stepper.describe()
+        return self.stepper.describe_node(selected, self.stepper.current)
+
+    def _show_selection(self) -> None:
+        self.graph.panel = self._panel()
+
+    # ---------------------------------------------------------------- life
+    def close(self) -> None:
+        """Close the widget and every control in it (the stepper then makes a
+        new widget when it is displayed again)."""
+        for child in [*_tree(self), *self._links]:
+            if child is not self:
+                child.close()
+        super().close()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if isinstance(bundle, dict):  # a picture for viewers with no kernel
+            bundle["image/svg+xml"] = self.stepper.picture(self.view_name)
+        return bundle
 
 
-def _panel_html(info: dict) -> str:
-    rows = "".join(
-        f"<tr><td>{html.escape(k)}</td><td><pre>{html.escape(v)}</pre></td></tr>"
-        for k, v in info["rows"]
-    )
-    return f"<b>{html.escape(info['title'])}</b><table>{rows}</table>"
+def _tree(widget: Any) -> list[Any]:
+    """A widget, its children and their layouts / styles, depth first."""
+    out = [widget]
+    for name in ("layout", "style"):
+        part = getattr(widget, name, None)
+        if isinstance(part, w.Widget):
+            out.append(part)
+    for child in getattr(widget, "children", ()):
+        out.extend(_tree(child))
+    return out

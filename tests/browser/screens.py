@@ -1,0 +1,88 @@
+"""The graphs the screen tests step: the seed graph, a 3-layer MLP with
+cross-entropy and a 6-step recurrent loop, as code a lesson would write (the
+same source runs in the kernel of the JupyterLab test).
+
+`RUNNING_IN_VIEW` is the check made at every step: the ``.mg-running`` node is
+fully inside the graph's viewport and the window, and its label text is at
+least 9 px high.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+SEED = """
+inp = torch.ones(2, 2)
+w1 = torch.tensor(2.0, requires_grad=True)
+w2 = torch.tensor(3.0, requires_grad=True)
+w3 = torch.tensor(4.0, requires_grad=True)
+l1 = inp * w1
+l2 = l1 + w2
+l3 = l1 * w3
+l4 = l2 * l3
+loss = l4.mean()
+params = dict(w1=w1, w2=w2, w3=w3, l1=l1, l2=l2, l3=l3, l4=l4)
+"""
+
+MLP = """
+torch.manual_seed(0)
+model = torch.nn.Sequential(
+    torch.nn.Linear(4, 8), torch.nn.ReLU(),
+    torch.nn.Linear(8, 8), torch.nn.ReLU(),
+    torch.nn.Linear(8, 3),
+)
+x = torch.randn(5, 4)
+target = torch.tensor([0, 2, 1, 0, 1])
+loss = torch.nn.functional.cross_entropy(model(x), target)
+params = dict(model.named_parameters())
+"""
+
+RNN = """
+torch.manual_seed(0)
+W = torch.randn(3, 3, requires_grad=True)
+U = torch.randn(3, 2, requires_grad=True)
+h = torch.zeros(3)
+for t in range(6):
+    h = torch.tanh(W @ h + U @ torch.randn(2))
+loss = h.sum()
+params = dict(W=W, U=U)
+"""
+
+GRAPHS = {"seed": SEED, "mlp": MLP, "rnn": RNN}
+
+
+def build(name: str) -> tuple[Any, dict]:
+    """(loss, params) of one of the graphs, with minigrad."""
+    import minigrad
+
+    scope: dict[str, Any] = {"torch": minigrad}
+    exec(GRAPHS[name], scope)
+    return scope["loss"], scope["params"]
+
+
+# Evaluated in the page on a `.mg-stepper` root: true when the running node is
+# fully visible and legible (no animation still moving it).
+RUNNING_IN_VIEW = """(root) => {
+  const node = root.querySelector('.mg-graph .mg-running');
+  if (!node || root.dataset.moving) return false;
+  const r = node.getBoundingClientRect();
+  const v = root.querySelector('.mg-graph').getBoundingClientRect();
+  const inside = (a, b) => a.left >= b.left && a.top >= b.top &&
+    a.right <= b.right && a.bottom <= b.bottom;
+  const win = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
+  const text = node.querySelector('text');
+  const h = text ? text.getBoundingClientRect().height : 0;
+  return inside(r, v) && inside(r, win) && h >= 9;
+}"""
+
+# Why the check failed, for the assertion message.
+RUNNING_REPORT = """(root) => {
+  const node = root.querySelector('.mg-graph .mg-running');
+  if (!node) return 'no running node';
+  const r = node.getBoundingClientRect();
+  const v = root.querySelector('.mg-graph').getBoundingClientRect();
+  const t = node.querySelector('text').getBoundingClientRect();
+  return JSON.stringify({node: [r.left, r.top, r.right, r.bottom],
+    view: [v.left, v.top, v.right, v.bottom], text: t.height,
+    window: [innerWidth, innerHeight], zoom: root.dataset.zoom});
+}"""

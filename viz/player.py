@@ -1,0 +1,166 @@
+"""The HTML player: one self-contained page that steps a backward pass with no
+kernel and no network (``stepper.save("steps.html")``).
+
+It runs the widget's own screen (widgets/graph_view.js: viewport, follow, the
+pass on the picture, the panel) against a small in-page model, with Play /
+Pause at a chosen speed, PageDown / PageUp / Space / arrow keys (presentation
+clickers send PageDown), node and tensor details on click, and the
+backward / forward toggle.
+
+Size grows linearly with the steps: a frame stores only what that step did
+(running node, ready queue, flow, values sent, what it wrote or freed, waiting
+nodes, its panel); the page folds them into "done so far", ".grad so far" and
+"freed so far". Node and tensor details are stored once. The data is JSON in a
+``<script type="application/json">`` block with ``<``, ``>`` and ``&`` written as
+``\\u003c`` etc., so no name (``</script>``, ``<!--<script>``) can end the block.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import TYPE_CHECKING, Any
+
+from .dot import THEMES, Theme
+from .widgets.roles import HERE as WIDGETS
+from .widgets.roles import role_legend_html, view_esm
+
+if TYPE_CHECKING:
+    from .stepper import BackwardStepper
+
+CSS_PATH = WIDGETS / "graph_view.css"
+PLAYER_JS = WIDGETS / "player.js"  # the page's own code: its model and controls
+
+_PAGE_CSS = """
+body { margin: 12px 16px; }
+.mg-controls { display: flex; flex-wrap: wrap; gap: 6px; align-items: center;
+  margin-bottom: 6px; }
+.mg-controls button, .mg-controls select { font-size: 14px; padding: 3px 10px; }
+.mg-slider { width: 260px; max-width: 40vw; }
+.mg-status { font-weight: bold; white-space: nowrap; }
+"""
+
+# No request may leave the page: a CSP makes that a browser guarantee.
+_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; "
+    "script-src 'unsafe-inline'; img-src data:"
+)
+
+
+def _inline_svg(svg: str) -> str:
+    """The ``<svg>`` element alone: no XML prolog, DOCTYPE (a DTD URL) or comments
+    before it."""
+    start = svg.find("<svg")
+    return svg[start:] if start >= 0 else svg
+
+
+def script_json(value: Any) -> str:
+    """JSON that is safe inside a ``<script>`` element whatever its strings hold."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def player_data(stepper: BackwardStepper) -> dict[str, Any]:
+    """Everything the page needs, stored linearly: per frame what that step did,
+    node and tensor details once."""
+    frames: list[dict[str, Any]] = [{"panel": stepper.describe(None)}]
+    for k, frame in enumerate(stepper.frames, start=1):
+        highlight = frame.highlight()
+        del highlight["done"]  # the page folds it from the running nodes
+        panel = stepper.describe_node(frame.node_id, frame, position=k)
+        if frame.error:
+            panel = {**panel, "title": panel["title"] + " (raised an error)"}
+        frames.append(
+            {
+                "highlight": highlight,
+                "edges": frame.edge_values,
+                "grads": frame.leaf_grads,
+                "freed": frame.freed,
+                "waiting": {
+                    n: f"{a} of {b} gradients arrived"
+                    for n, (a, b, _buf) in frame.waiting.items()
+                },
+                "queue": stepper.overlay(frame)["queue"],
+                "panel": panel,
+            }
+        )
+    graph = stepper.graph
+    return {
+        "prefix": stepper.drawing.options.id_prefix,
+        "leaf_of": stepper.leaf_of,
+        "frames": frames,
+        "nodes": {fid: stepper.describe_node(fid, None, 0) for fid in graph.functions},
+        "tensors": {
+            tid: stepper.describe_tensor(tid, 0)
+            for tid in [*graph.tensors, *graph.saved]
+        },
+        "tensor_of": {sid: slot.tensor for sid, slot in graph.saved.items()},
+    }
+
+
+def html_page(
+    stepper: BackwardStepper,
+    svgs: dict[str, str],
+    theme: Theme = THEMES["light"],
+    theme_name: str = "light",
+) -> str:
+    """One self-contained page: each drawing once, the frames as JSON, the
+    widget's screen code and ~120 lines of player code."""
+    data = {**player_data(stepper), "theme": theme_name}
+    css = CSS_PATH.read_text(encoding="utf-8")
+    name = html.escape(stepper.frames[0].name if stepper.frames else "backward")
+    buttons = "".join(
+        f'<button type="button" class="{cls}" title="{key}">{label}</button>'
+        for cls, key, label in (
+            ("mg-reset", "Home", "&laquo; Reset"),
+            ("mg-prev", "Left arrow, PageUp", "&#x25C0; Prev"),
+            ("mg-next", "Right arrow, PageDown", "Next &#x25B6;"),
+            ("mg-end", "End", "End &raquo;"),
+            ("mg-play", "Space", "&#x25B6; Play"),
+        )
+    )
+    speeds = "".join(
+        f'<option value="{ms}"{" selected" if ms == 800 else ""}>{label}</option>'
+        for ms, label in (
+            (1600, "slow"),
+            (800, "normal"),
+            (400, "fast"),
+            (150, "faster"),
+        )
+    )
+    views = "".join(
+        f'<label><input type="radio" name="mg-view" value="{v}"'
+        f"{' checked' if v == 'backward' else ''}> {v}</label> "
+        for v in svgs
+    )
+    drawings = "".join(
+        f'<template class="mg-drawing" data-view="{v}">{_inline_svg(svg)}</template>\n'
+        for v, svg in svgs.items()
+    )
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="{_CSP}">
+<title>backward() step by step: {name}</title>
+<style>
+{css}{_PAGE_CSS}body {{ background: {theme.background}; color: {theme.text}; }}
+</style>
+</head>
+<body>
+<div class="mg-player">
+<div class="mg-controls">{buttons}
+<select class="mg-speed" aria-label="speed">{speeds}</select>
+<input type="range" class="mg-slider" min="0" max="0" value="0" aria-label="step">
+<span class="mg-status"></span>
+<span class="mg-viewtoggle">{views}</span>
+</div>
+{role_legend_html()}
+</div>
+{drawings}<script type="application/json" id="mg-data">{script_json(data)}</script>
+<script type="module">{view_esm()}
+{PLAYER_JS.read_text(encoding="utf-8")}</script>
+</body>
+</html>
+"""

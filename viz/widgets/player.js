@@ -1,0 +1,124 @@
+// The HTML player's own code (viz/player.py inlines it after graph_view.js):
+// the in-page model the stepper's screen reads, the controls and the keys.
+const DATA = JSON.parse(document.getElementById("mg-data").textContent);
+const root = document.querySelector(".mg-player");
+const slider = root.querySelector(".mg-slider");
+const status = root.querySelector(".mg-status");
+const playButton = root.querySelector(".mg-play");
+const speed = root.querySelector(".mg-speed");
+const last = DATA.frames.length - 1;
+const svgs = {};
+for (const t of document.querySelectorAll("template.mg-drawing")) {
+  svgs[t.dataset.view] = t.innerHTML;
+}
+let step = 0;
+let timer = null;
+
+// What anywidget's model offers the screen: get / set / on / save_changes / send.
+const state = { svg: svgs.backward, prefix: DATA.prefix, view: "backward",
+  leaf_of: DATA.leaf_of, theme: DATA.theme, highlight: {}, overlay: {},
+  panel: DATA.frames[0].panel, selected: "", step: 0 };
+const handlers = {};
+const model = {
+  get: (key) => state[key],
+  set(key, value) {
+    if (state[key] === value) return;
+    state[key] = value;
+    (handlers["change:" + key] || []).forEach((f) => f());
+  },
+  on: (event, f) => (handlers[event] = handlers[event] || []).push(f),
+  save_changes: () => {},
+  send: (msg) => (commands[msg.command] || (() => {}))(),
+};
+
+// Fold frames 1..k into the state after step k.
+function folded(k) {
+  const done = [];
+  const grads = {};
+  const freed = [];
+  for (let j = 1; j <= k; j++) {
+    const f = DATA.frames[j];
+    done.push(f.highlight.running[0]);
+    Object.assign(grads, f.grads);
+    freed.push(...f.freed);
+  }
+  return { done, grads, freed };
+}
+
+function panelFor(id, k, fold) {
+  for (let j = k; j >= 1; j--) {
+    if (DATA.frames[j].highlight.running[0] === id) return DATA.frames[j].panel;
+  }
+  const node = DATA.nodes[id];
+  if (node) {
+    const waiting = DATA.frames[k].waiting?.[id];
+    return waiting ? { ...node, rows: [...node.rows, ["gradients", waiting]] } : node;
+  }
+  const t = DATA.tensors[id];
+  if (!t) return { title: id, rows: [] };
+  const rows = t.rows.map(([key, value]) => {
+    if (key === ".grad now") return [key, fold.grads[DATA.tensor_of[id] || id] || "None"];
+    if (key === "slot" && fold.freed.includes(id)) return [key, value.replace(/saved$/, "freed")];
+    return [key, value];
+  });
+  return { ...t, rows };
+}
+
+function show(k) {
+  step = Math.max(0, Math.min(last, k));
+  const frame = DATA.frames[step];
+  const fold = folded(step);
+  model.set("highlight", step ? { ...frame.highlight, done: fold.done } : {});
+  model.set("overlay", step ? { edges: frame.edges, grads: fold.grads, freed: fold.freed,
+    waiting: frame.waiting, queue: frame.queue } : {});
+  const sel = model.get("selected");
+  model.set("panel", sel ? panelFor(sel, step, fold) : frame.panel);
+  model.set("step", step);
+  slider.value = String(step);
+  status.textContent = `step ${step} of ${last}`;
+  if (step === last) pause();
+}
+
+function pause() {
+  clearInterval(timer);
+  timer = null;
+  playButton.textContent = "\u25B6 Play";
+}
+function play() {
+  if (timer) return pause();
+  if (step === last) show(0);
+  playButton.textContent = "\u275A\u275A Pause";
+  timer = setInterval(() => show(step + 1), Number(speed.value));
+}
+const commands = {
+  next: () => show(step + 1), prev: () => show(step - 1),
+  reset: () => show(0), end: () => show(last), play,
+};
+for (const [cls, name] of [["mg-reset", "reset"], ["mg-prev", "prev"],
+  ["mg-next", "next"], ["mg-end", "end"], ["mg-play", "play"]]) {
+  root.querySelector("." + cls).addEventListener("click", commands[name]);
+}
+speed.addEventListener("change", () => { if (timer) { pause(); play(); } });
+for (const input of root.querySelectorAll(".mg-viewtoggle input")) {
+  input.addEventListener("change", () => {
+    state.view = input.value;
+    model.set("svg", svgs[input.value]);
+    show(step);
+  });
+}
+slider.max = String(last);
+slider.addEventListener("input", () => show(Number(slider.value)));
+model.on("change:selected", () => {
+  const sel = model.get("selected");
+  model.set("panel", sel ? panelFor(sel, step, folded(step)) : DATA.frames[step].panel);
+});
+mount(model, root);
+// Keys pressed with nothing in the player focused (a clicker) reach it too.
+document.addEventListener("keydown", (ev) => {
+  if (root.contains(ev.target)) return;
+  const copy = new KeyboardEvent("keydown", { key: ev.key, cancelable: true });
+  root.dispatchEvent(copy);
+  if (copy.defaultPrevented) ev.preventDefault();
+});
+show(0);
+root.querySelector(".mg-graph").focus({ preventScroll: true });
