@@ -1,0 +1,78 @@
+"""The HTML player on a real screen (Debian's Chromium, 1366x768 and 1920x1080):
+for the seed graph, a 3-layer MLP with cross-entropy and a 6-step recurrent
+loop, at every step the running node is fully inside the viewport without the
+test scrolling and its label is at least 9 px high. Also prints the browser's
+time for one step on the MLP (reported, not asserted)."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import headless
+import pytest
+import screens
+
+from viz.stepper import BackwardStepper
+
+SCREENS = [(1366, 768), (1920, 1080)]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with headless.chromium() as b:  # one browser for every case
+        yield b
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, int]]:
+    out = {}
+    folder = tmp_path_factory.mktemp("player")
+    for name in screens.GRAPHS:
+        loss, params = screens.build(name)
+        stepper = BackwardStepper(loss, params=params)
+        path = stepper.save(folder / f"{name}.html")
+        out[name] = (path, stepper.step)
+    return out
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", SCREENS, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", list(screens.GRAPHS))
+def test_running_node_stays_in_view_and_legible(
+    browser: Any, pages: dict, name: str, size: tuple[int, int]
+) -> None:
+    path, steps = pages[name]
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        blocked = headless.offline(page)
+        page.goto(path.as_uri())
+        root = page.locator(".mg-player")
+        times = []
+        for k in range(1, steps + 1):
+            ms = page.evaluate(
+                """async () => {
+                  const t0 = performance.now();
+                  document.querySelector('.mg-next').click();
+                  await new Promise((r) => setTimeout(r, 0));
+                  return performance.now() - t0;
+                }"""
+            )
+            times.append(ms)
+            assert page.get_attribute(".mg-graph", "data-step") == str(k)
+            try:
+                page.wait_for_function(
+                    screens.RUNNING_IN_VIEW, arg=root.element_handle(), timeout=3000
+                )
+            except Exception:
+                report = page.evaluate(screens.RUNNING_REPORT, root.element_handle())
+                pytest.fail(f"{name} step {k} at {size}: {report}")
+        assert page.evaluate("scrollY") == 0  # the page itself never scrolled
+        print(f"{name} {size}: one step {statistics.median(times):.1f} ms median")
+        assert not blocked and not errors, (blocked, errors)
+    finally:
+        page.close()
