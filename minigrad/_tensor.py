@@ -29,7 +29,7 @@ from ._tensor_base import (
     _rebuild_tensor,  # noqa: F401 - files saved before name it here
     bind_tensor_class,
 )
-from ._views_inplace import AsStridedBackward0
+from ._views_inplace import AsStridedBackward0, _stale_view_message
 from .node import AccumulateGrad, Node
 from .utils.hooks import RemovableHandle
 
@@ -235,12 +235,16 @@ class Tensor(TensorBase):
 
     def _refresh_view_grad_fn(self) -> None:
         """A view whose base changed in place gets a fresh grad_fn that reads its
-        gradient out of the base's new history (PyTorch: AsStridedBackward0)."""
-        self._view_version = self._vc.value
+        gradient out of the base's new history (PyTorch: AsStridedBackward0);
+        an output of split/unbind or a view made under no_grad cannot get one."""
         base = self._base
         # A view that had history always gets the new one (also when asked from
         # inside backward); one made without history only in grad mode.
         had_history = self._grad_fn is not None
+        if (had_history or grad_mode.state.enabled) and base.requires_grad:
+            if self._multi_view or self._no_grad_view:
+                raise RuntimeError(_stale_view_message(self))
+        self._view_version = self._vc.value
         if (had_history or grad_mode.state.enabled) and base.requires_grad:
             requires_grad = self._requires_grad  # (kept: a no_grad view's flag)
             self._set_history(AsStridedBackward0(base, self._view_fn))

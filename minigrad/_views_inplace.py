@@ -184,21 +184,36 @@ def _check_multi_view(t: Tensor, args: tuple) -> None:
             "A view was created in no_grad mode and is being modified inplace with "
             "grad mode enabled."
         )
+    raise RuntimeError(msg + (_MULTI_VIEW_TAIL if t._multi_view else _NO_GRAD_TAIL))
+
+
+_MULTI_VIEW_TAIL = (
+    " This view is the output of a function that returns multiple views. "
+    "Such functions do not allow the output views to be modified inplace. "
+    "You should replace the inplace operation by an out-of-place one."
+)
+_NO_GRAD_TAIL = (
+    " Given that this use case is ambiguous and error-prone, it is "
+    "forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the "
+    "inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked)."
+)
+
+
+def _stale_view_message(t: Tensor) -> str:
+    """PyTorch's refusal to regenerate the grad_fn of such a view after its base
+    changed in place (it raises on every use of the view then)."""
     if t._multi_view:
-        msg += (
-            " This view is the output of a function that returns multiple views. "
-            "Such functions do not allow the output views to be modified inplace. "
-            "You should replace the inplace operation by an out-of-place one."
+        op = core.forward_op_name(t._grad_fn)
+        return (
+            f"Output {t._output_nr} of {op} is a view and its base or another view "
+            "of its base has been modified inplace." + _MULTI_VIEW_TAIL
         )
-    else:
-        msg += (
-            " Given that this use case is ambiguous and error-prone, it is "
-            "forbidden. You can clarify your code by moving both the view and the "
-            "inplace either both inside the no_grad block (if you don't want the "
-            "inplace to be tracked) or both outside (if you want the inplace to be "
-            "tracked)."
-        )
-    raise RuntimeError(msg)
+    return (
+        "A view was created in no_grad mode and its base or another view of its "
+        "base has been modified inplace with grad mode enabled." + _NO_GRAD_TAIL
+    )
 
 
 def _check_cast(result: dt.dtype, target: dt.dtype, op: type) -> None:

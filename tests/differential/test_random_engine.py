@@ -658,9 +658,6 @@ KNOWN_BUG_MARKS: dict[str, Callable[[str, str, str], bool]] = {
     "scenario_matmul_vector_matrix_inplace.py": (
         lambda src, th, mg: "('CopySlices', [('SqueezeBackward4'" in th
     ),
-    "scenario_no_grad_view_rebase.py": (
-        lambda src, th, mg: "its base or another view of its base has been" in th
-    ),
     "scenario_view_of_no_grad_view.py": (
         lambda src, th, mg: "is a view of a view which was created in no_grad" in th
     ),
