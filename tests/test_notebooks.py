@@ -170,7 +170,7 @@ def test_index_links_every_lesson() -> None:
     assert not dangling, f"{index[0].name} links missing notebooks {sorted(dangling)}"
 
 
-# Lesson 10 imports both libraries on purpose; every other lesson switches with one line.
+# Lesson 10 imports both libraries on purpose; the others switch with one line.
 BOTH_LIBRARIES = {"10_minigrad_vs_pytorch"}
 ONE_LIBRARY = [p for p in NOTEBOOKS if p.stem not in BOTH_LIBRARIES]
 
@@ -214,4 +214,6 @@ def test_blank_exercises_fail(path: Path, python3_kernel: str, tmp_path: Path) -
     for cell_id in _ANSWERS.CHECKS[path.stem]:
         errors = [o for o in cells[cell_id].outputs if o.output_type == "error"]
         assert errors, f"{path.name}: check {cell_id} passes with the blank answer"
-        assert "Correct!" not in "".join(o.get("text", "") for o in cells[cell_id].outputs)
+        assert "Correct!" not in "".join(
+            o.get("text", "") for o in cells[cell_id].outputs
+        )
