@@ -8,7 +8,7 @@ with dotted names for nested modules (``0.weight``, ``encoder.fc.bias``).
 from __future__ import annotations
 
 from collections import OrderedDict, namedtuple
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from .. import _device, _dtype, grad_mode
@@ -64,6 +64,22 @@ class _IncompatibleKeys(
         return super().__repr__()
 
     __str__ = __repr__
+
+
+def zero_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
+    """``zero_grad`` of a Module and of an Optimizer: forget each gradient, or
+    zero it in place (detached from any graph of it)."""
+    for p in params:
+        if p.grad is None:
+            continue
+        if set_to_none:
+            p.grad = None
+        else:
+            if p.grad.grad_fn is not None:
+                p.grad.detach_()
+            else:
+                p.grad.requires_grad_(False)
+            p.grad.zero_()
 
 
 class Module:
@@ -391,17 +407,7 @@ class Module:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Forget the gradients of all parameters (or zero them in place)."""
-        for p in self.parameters():
-            if p.grad is None:
-                continue
-            if set_to_none:
-                p.grad = None
-            else:
-                if p.grad.grad_fn is not None:
-                    p.grad.detach_()
-                else:
-                    p.grad.requires_grad_(False)
-                p.grad.zero_()
+        zero_grads(self.parameters(), set_to_none)
 
     def _apply(self, fn: Callable[[Any], Any]) -> Module:
         """Convert every parameter, its grad and every buffer in place (keeping

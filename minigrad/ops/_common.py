@@ -31,6 +31,13 @@ class Op(Function):
     _array_backward = True
 
 
+# The types of the op signatures (``forward(ctx: Ctx, a: Any)``, ``backward(ctx:
+# Ctx, g: Grad)``): a gradient is an array on the fast first-order path and a
+# Tensor under create_graph (the ops cannot name the Tensor class: it is above).
+Grad = Any
+Ctx = BackwardCFunction  # the node: forward's and backward's ``ctx``
+
+
 # What an operator accepts besides a Tensor; anything else is refused the way
 # PyTorch refuses it (``x + None`` is a TypeError, never a tensor of nan).
 _NUMBER = (int, float, np.number, np.bool_)
@@ -122,6 +129,37 @@ def promoted(out: Any, a: Any, b: Any) -> Any:
     return out if out.dtype == want else out.astype(want, order="K")
 
 
+def stride_order(rows: list, shape: tuple) -> list[int]:
+    """The dims, fastest first, sorted by their strides in ``rows`` (one row of
+    strides per tensor: the first that tells two dims apart decides; a 0 stride
+    tells nothing): the stable insertion sort of c10's TensorIterator and
+    ``infer_dense_strides``."""
+
+    def should_swap(d0: int, d1: int) -> int:  # 1: d0 goes after d1
+        for row in rows:
+            s0, s1 = row[d0], row[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    ndim = len(shape)
+    perm = list(range(ndim - 1, -1, -1))  # fastest dim first
+    for i in range(1, ndim):  # insertion sort, stopping at a clear order
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            order = should_swap(perm[d0], perm[d1])
+            if order > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif order < 0:
+                break
+    return perm
+
+
 def iterator_layout(out: np.ndarray, inputs: tuple) -> np.ndarray:
     """``out`` with the memory order PyTorch's TensorIterator gives an
     elementwise result: dims sorted by the inputs' strides, the first input
@@ -136,28 +174,7 @@ def iterator_layout(out: np.ndarray, inputs: tuple) -> np.ndarray:
             if n == shape[lead + i]:
                 row[lead + i] = st
         strides.append(row)
-
-    def should_swap(d0: int, d1: int) -> int:  # 1: d0 goes after d1
-        for row in strides:
-            s0, s1 = row[d0], row[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    perm = list(range(ndim - 1, -1, -1))  # fastest dim first
-    for i in range(1, ndim):  # insertion sort, stopping at a clear order
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            order = should_swap(perm[d0], perm[d1])
-            if order > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif order < 0:
-                break
+    perm = stride_order(strides, shape)
     if perm == list(range(ndim - 1, -1, -1)):
         return out if out.flags.c_contiguous else np.ascontiguousarray(out)
     slowest_first = perm[::-1]

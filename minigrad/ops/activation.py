@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from ._common import Op
+from ._common import Ctx, Grad, Op
 from .pointwise import _MaskGradBackward
 
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
@@ -25,13 +25,13 @@ class Elu(Op):
     saved_attrs = ("alpha", "input_scale", "scale")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, alpha: Any, scale: Any, input_scale: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, alpha: Any, scale: Any, input_scale: Any) -> Any:
         ctx.alpha, ctx.scale, ctx.input_scale = alpha, scale, input_scale
         ctx.save_for_backward(a)
         return elu_values(a._data, alpha, scale, input_scale)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (x,) = ctx.saved_tensors
         grad = elu_backward(g, ctx.alpha, ctx.scale, ctx.input_scale, False, x)
         return grad, None, None, None
@@ -45,14 +45,14 @@ class EluResult(Elu):
     saved_attrs = ("alpha", "input_scale", "scale")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, alpha: Any, scale: Any, input_scale: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, alpha: Any, scale: Any, input_scale: Any) -> Any:
         ctx.alpha, ctx.scale, ctx.input_scale = alpha, scale, input_scale
         out = elu_values(a._data, alpha, scale, input_scale)
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (y,) = ctx.saved_tensors
         grad = elu_backward(g, ctx.alpha, ctx.scale, ctx.input_scale, True, y)
         return grad, None, None, None
@@ -64,13 +64,13 @@ class Celu(Op):
     node_name, saved, saved_attrs = "CeluBackward0", ("self",), ("alpha",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, alpha: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, alpha: Any) -> Any:
         ctx.alpha = alpha
         ctx.save_for_backward(a)
         return elu_values(a._data, alpha, 1, 1.0 / alpha)  # (exact here)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (x,) = ctx.saved_tensors
         alpha = ctx.alpha
         return elu_backward(g, alpha, 1, celu_input_scale(alpha), False, x), None
@@ -82,14 +82,14 @@ class CeluResult(Op):
     node_name, saved, saved_attrs = "CeluBackward1", ("result",), ("alpha",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, alpha: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, alpha: Any) -> Any:
         ctx.alpha = alpha
         out = elu_values(a._data, alpha, 1, 1.0 / alpha)  # (exact here)
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (y,) = ctx.saved_tensors
         alpha = ctx.alpha
         return elu_backward(g, alpha, 1, celu_input_scale(alpha), True, y), None
@@ -131,7 +131,7 @@ class EluBackward(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, g: Any, x: Any, alpha: Any, scale: Any, s: Any, is_result: bool
+        ctx: Ctx, g: Any, x: Any, alpha: Any, scale: Any, s: Any, is_result: bool
     ) -> Any:
         ctx.alpha, ctx.scale, ctx.input_scale = alpha, scale, s
         ctx.is_result = is_result
@@ -139,7 +139,7 @@ class EluBackward(Op):
         return elu_backward(g._data, alpha, scale, s, is_result, x._data)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         g, x = ctx.saved_tensors
         need_g, need_x = ctx.needs_input_grad[:2]
         alpha, scale, s = ctx.alpha, ctx.scale, ctx.input_scale
@@ -172,7 +172,7 @@ class Hardtanh(Op):
     saved_attrs = ("max_val", "min_val")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, min_val: Any, max_val: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, min_val: Any, max_val: Any) -> Any:
         if min_val > max_val:
             raise RuntimeError("min_val cannot be greater than max_val")
         ctx.min_val, ctx.max_val = min_val, max_val
@@ -181,7 +181,7 @@ class Hardtanh(Op):
         return np.clip(x, min_val, max_val).astype(x.dtype, copy=False)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (x,) = ctx.saved_tensors
         return hardtanh_backward(g, x, ctx.min_val, ctx.max_val), None, None
 
@@ -202,14 +202,14 @@ class Silu(Op):
     node_name, saved = "SiluBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         x = a._data
         with np.errstate(over="ignore"):
             return (x / (1 + np.exp(-x))).astype(x.dtype, copy=False)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (x,) = ctx.saved_tensors
         s = f.sigmoid(x)  # PyTorch's infinitely differentiable formula, op by op
         return g * s * f.add_scalar(x * f.number_minus(1.0, s), 1.0)
@@ -221,13 +221,13 @@ class Mish(Op):
     node_name, saved = "MishBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         x = a._data
         return (x * np.tanh(f.softplus(x))).astype(x.dtype, copy=False)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (x,) = ctx.saved_tensors
         s = f.sigmoid(x)
         t = f.tanh(f.log1p(f.exp(x)))  # softplus as PyTorch's formula spells it
@@ -241,14 +241,14 @@ class LogSigmoid(Op):
     node_name, saved = "LogSigmoidBackward0", ("self", "buffer")
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         x = a._data
         z = np.asarray(np.exp(-np.abs(x)))  # PyTorch's buffer: kept for backward
         ctx.save_for_backward(a, z)
         return (np.minimum(x, 0) - np.log1p(z)).astype(x.dtype, copy=False)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         x, z = ctx.saved_tensors
         return log_sigmoid_backward(g, x, z)
 
@@ -270,13 +270,13 @@ class LogSigmoidBackward(Op):
     saved = ("buffer", "grad_output", "self")
 
     @staticmethod
-    def forward(ctx: Any, g: Any, x: Any, consts: tuple) -> Any:
+    def forward(ctx: Ctx, g: Any, x: Any, consts: tuple) -> Any:
         (z,) = consts
         ctx.save_for_backward(z, g, x)
         return log_sigmoid_backward(g._data, x._data, z._data)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         z, g, x = ctx.saved_tensors
         need_g, need_x = ctx.needs_input_grad[:2]
         d_g = log_sigmoid_backward(gg, x, z) if need_g else None

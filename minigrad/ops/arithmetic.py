@@ -11,6 +11,8 @@ from .._dtype import result_type
 from ..node import register
 from ._common import (
     BinaryOp,
+    Ctx,
+    Grad,
     Op,
     QualifiedNode,
     _scalar,
@@ -27,13 +29,13 @@ class Add(BinaryOp):
     node_name, saved_attrs = "AddBackward0", ("alpha",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any, alpha: Any = 1) -> Any:
         ctx.alpha = alpha
         bd = operand(b, a) if alpha == 1 else b._data * alpha
         return binary_out(a._data + bd, a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         if ctx.alpha == 1:  # then alpha was not an argument
             return g, g
         return g, g * ctx.alpha, None
@@ -45,13 +47,13 @@ class Sub(BinaryOp):
     node_name, saved_attrs = "SubBackward0", ("alpha",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any, alpha: Any = 1) -> Any:
         ctx.alpha = alpha
         bd = operand(b, a) if alpha == 1 else b._data * alpha
         return binary_out(a._data - bd, a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         if ctx.alpha == 1:  # then alpha was not an argument
             return g, -g
         return g, g * -ctx.alpha, None
@@ -63,13 +65,13 @@ class RsubTensor(BinaryOp):
     node_name, saved_attrs = "RsubBackward0", ("alpha",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any, alpha: Any = 1) -> Any:
         ctx.alpha = alpha
         ad = a._data if alpha == 1 else a._data * alpha
         return binary_out(b._data - ad, a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return (-g if ctx.alpha == 1 else g * -ctx.alpha), g, None
 
 
@@ -79,13 +81,13 @@ class RsubScalar(Op):
     node_name, saved_attrs = "RsubBackward1", ("alpha",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, other: Any, alpha: Any = 1) -> Any:
+    def forward(ctx: Ctx, a: Any, other: Any, alpha: Any = 1) -> Any:
         ctx.alpha = alpha
         out = other - a._data * alpha
         return out if out.dtype == a._data.dtype else float_out(out, a, other)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return (-g if ctx.alpha == 1 else g * -ctx.alpha), None, None
 
 
@@ -95,14 +97,14 @@ class Mul(BinaryOp):
     node_name, saved = "MulBackward0", ("self", "other")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
         need_a, need_b = ctx.needs_input_grad
         # Each input is only needed for the other's gradient (PyTorch saves the same).
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         return binary_out(a._data * operand(b, a), a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         return (g * b if need_a else None), (g * a if need_b else None)
@@ -114,12 +116,12 @@ class AddScalar(Op):
     node_name = "AddBackward1"
 
     @staticmethod
-    def forward(ctx: Any, a: Any, s: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, s: Any) -> Any:
         out = a._data + s
         return out if out.dtype == a._data.dtype else float_out(out, a, s)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return g, None
 
 
@@ -129,12 +131,12 @@ class SubScalar(Op):
     node_name = "SubBackward1"
 
     @staticmethod
-    def forward(ctx: Any, a: Any, s: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, s: Any) -> Any:
         out = a._data - s
         return out if out.dtype == a._data.dtype else float_out(out, a, s)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return g, None
 
 
@@ -144,13 +146,13 @@ class MulScalar(Op):
     node_name, saved_attrs = "MulBackward1", ("other",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, s: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, s: Any) -> Any:
         ctx.other = s
         out = a._data * s
         return out if out.dtype == a._data.dtype else float_out(out, a, s)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return g * ctx.other, None
 
 
@@ -160,13 +162,13 @@ class Div(BinaryOp):
     node_name, saved = "DivBackward0", ("self", "other")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
         with np.errstate(divide="ignore", invalid="ignore"):  # x/0: inf or nan
             return float_out(a._data / operand(b, a), a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         return (g / b if need_a else None), (-g * (a / b / b) if need_b else None)
@@ -183,7 +185,7 @@ class DivMode(BinaryOp):
     )
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any, mode: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any, mode: Any) -> Any:
         if mode not in (None, "trunc", "floor"):
             raise RuntimeError(
                 "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
@@ -197,7 +199,7 @@ class DivMode(BinaryOp):
         return rounded_division(a, b, mode)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad[:2]
         if ctx.rounding_mode is not None:  # constants, as PyTorch's zeros
@@ -236,13 +238,13 @@ class Remainder(BinaryOp):
     ufunc, rounding = np.remainder, "floor"
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
         need_b = ctx.needs_input_grad[1]
         ctx.save_for_backward(a if need_b else None, b if need_b else None)
         return modulo(ctx._forward_cls.ufunc, a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         rounding = ctx._forward_cls.rounding
@@ -264,11 +266,11 @@ class RemainderScalar(Op):
     node_name = "RemainderBackward0"
 
     @staticmethod
-    def forward(ctx: Any, a: Any, s: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, s: Any) -> Any:
         return scalar_values(np.remainder, a, s)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return g, None
 
 
@@ -278,7 +280,7 @@ class FmodScalar(RemainderScalar):
     node_name = "FmodBackward0"
 
     @staticmethod
-    def forward(ctx: Any, a: Any, s: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, s: Any) -> Any:
         return scalar_values(np.fmod, a, s)
 
 
@@ -311,12 +313,12 @@ class NotDifferentiable(Op):
         return super().apply(operand(a), operand(b), values, aten)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any, values: np.ndarray, aten: str) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any, values: np.ndarray, aten: str) -> Any:
         ctx.aten = aten
         return values
 
     @staticmethod
-    def backward(ctx: Any, *grads: Any) -> tuple:
+    def backward(ctx: Ctx, *grads: Any) -> tuple:
         raise RuntimeError(f"derivative for aten::{ctx.aten} is not implemented")
 
 
@@ -326,11 +328,11 @@ class Neg(Op):
     node_name = "NegBackward0"
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         return -a._data
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         return -g
 
 
@@ -340,14 +342,14 @@ class PowScalar(Op):
     node_name, saved, saved_attrs = "PowBackward0", ("self",), ("exponent",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, exponent: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, exponent: Any) -> Any:
         ctx.exponent = exponent
         ctx.save_for_backward(a)
         out = a._data**exponent
         return out if out.dtype == a._data.dtype else float_out(out, a, exponent)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (a,) = ctx.saved_tensors
         e = ctx.exponent
         if e == 0:
@@ -363,13 +365,13 @@ class PowTensor(BinaryOp):
     node_name, saved = "PowBackward1", ("self", "exponent", "result")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
         out = binary_out(np.power(a._data, b._data), a, b)
         ctx.save_for_backward(a, b, out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b, result = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         x, e = f.data(a), f.data(b)
@@ -388,7 +390,7 @@ class RpowScalar(Op):
     node_name, saved, saved_attrs = "PowBackward2", ("exponent", "result"), ("self",)
 
     @staticmethod
-    def forward(ctx: Any, b: Any, base: Any) -> Any:
+    def forward(ctx: Ctx, b: Any, base: Any) -> Any:
         ctx.self = base
         out = base**b._data
         out = out if out.dtype == b._data.dtype else float_out(out, b, base)
@@ -396,7 +398,7 @@ class RpowScalar(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         exponent, result = ctx.saved_tensors
         with np.errstate(divide="ignore"):
             log_base = float(np.log(ctx.self))
@@ -415,7 +417,7 @@ class Addcmul(Op):
     saved_attrs = ("value",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, t1: Any, t2: Any, value: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, t1: Any, t2: Any, value: Any) -> Any:
         ctx.value = value
         _, need_1, need_2 = ctx.needs_input_grad[:3]
         ctx.save_for_backward(t1 if need_2 else None, t2 if need_1 else None)
@@ -423,7 +425,7 @@ class Addcmul(Op):
         return np.asarray(out, dtype=result_type(a, t1, t2).np)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         t1, t2 = ctx.saved_tensors
         _, need_1, need_2 = ctx.needs_input_grad[:3]
         v = ctx.value
@@ -443,7 +445,7 @@ class Addcdiv(Op):
     saved_attrs = ("value",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, t1: Any, t2: Any, value: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, t1: Any, t2: Any, value: Any) -> Any:
         ctx.value = value
         need_2 = ctx.needs_input_grad[2]
         ctx.save_for_backward(t1 if need_2 else None, t2)
@@ -452,7 +454,7 @@ class Addcdiv(Op):
         return np.asarray(out, dtype=result_type(a, t1, t2).np)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         t1, t2 = ctx.saved_tensors
         _, need_1, need_2 = ctx.needs_input_grad[:3]
         v = ctx.value
@@ -467,13 +469,13 @@ class Lerp(Op):
     node_name, saved_attrs = "LerpBackward0", ("weight",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any, weight: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any, weight: Any) -> Any:
         ctx.weight = weight
         x, y = a._data, b._data
         return binary_out(x + weight * (y - x), a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         w = ctx.weight
         need_a, need_b = ctx.needs_input_grad[:2]
         return (
@@ -489,13 +491,13 @@ class LerpTensor(Op):
     node_name, saved = "LerpBackward1", ("self", "end", "weight")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any, w: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any, w: Any) -> Any:
         ctx.save_for_backward(a, b, w)
         x, y = a._data, b._data
         return np.asarray(x + w._data * (y - x), dtype=result_type(a, b, w).np)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b, w = ctx.saved_tensors
         need_a, need_b, need_w = ctx.needs_input_grad
         return (

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import _formula as f
 from .._dtype import from_numpy_dtype
-from ._common import Op
+from ._common import Ctx, Grad, Op
 
 Geometry = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 
@@ -236,7 +236,7 @@ class Convolution(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, x: Any, w: Any, b: Any, geometry: Geometry, transposed: Any = None
+        ctx: Ctx, x: Any, w: Any, b: Any, geometry: Geometry, transposed: Any = None
     ) -> Any:
         xd, wd = x._data, w._data
         bd = None if b is None else b._data
@@ -249,7 +249,7 @@ class Convolution(Op):
         return convolution(xd, wd, bd, geometry, transposed)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         x, w = ctx.saved_tensors
         needs = ctx.needs_input_grad[:3]
         grads = convolution_backward(
@@ -258,7 +258,7 @@ class Convolution(Op):
         return (*grads, None, None)
 
 
-def _keep_geometry(ctx: Any, geometry: Geometry, transposed: Any) -> None:
+def _keep_geometry(ctx: Ctx, geometry: Geometry, transposed: Any) -> None:
     """The convolution's settings, as PyTorch's nodes show them (``_saved_*``)."""
     ctx.stride, ctx.padding, ctx.dilation, ctx.groups = geometry
     ctx.transposed = transposed is not None
@@ -317,7 +317,7 @@ class ConvolutionBackward(Op):
 
     @staticmethod
     def forward(
-        ctx: Any,
+        ctx: Ctx,
         g: Any,
         x: Any,
         w: Any,
@@ -338,7 +338,7 @@ class ConvolutionBackward(Op):
         )
 
     @staticmethod
-    def backward(ctx: Any, ggx: Any, ggw: Any, ggb: Any) -> tuple:
+    def backward(ctx: Ctx, ggx: Grad, ggw: Any, ggb: Any) -> tuple:
         g, x, w = ctx.saved_tensors
         need_g, need_x, need_w = ctx.needs_input_grad[:3]
         geometry, spatial, tr = ctx.geometry, len(ctx.kernel), ctx.transpose

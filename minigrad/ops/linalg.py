@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _formula as f
 from .._dtype import from_numpy_dtype
-from ._common import Op, promoted
+from ._common import Ctx, Grad, Op, promoted
 
 
 def element_strides(x: np.ndarray) -> tuple[int, ...]:
@@ -48,7 +48,7 @@ class Dot(Op):
     node_name, saved = "DotBackward0", ("self", "tensor")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
         x, y = a._data, b._data
         _same_dtype("dot", x, y)
         if x.ndim != 1 or y.ndim != 1:
@@ -66,7 +66,7 @@ class Dot(Op):
         return promoted(np.asarray(np.dot(x, y)), a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         return (g * b if need_a else None), (g * a if need_b else None)
@@ -78,7 +78,7 @@ class Mv(Op):
     node_name, saved = "MvBackward0", ("self", "vec")
 
     @staticmethod
-    def forward(ctx: Any, m: Any, v: Any) -> Any:
+    def forward(ctx: Ctx, m: Any, v: Any) -> Any:
         x, y = m._data, v._data
         _same_dtype("mv", x, y)
         if x.shape[1] != y.shape[0]:
@@ -91,7 +91,7 @@ class Mv(Op):
         return promoted(x @ y, m, v)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         m, v = ctx.saved_tensors
         need_m, need_v = ctx.needs_input_grad
         return (f.outer(g, v) if need_m else None), (f.mT(m) @ g if need_v else None)
@@ -109,7 +109,7 @@ class Mm(Op):
     )
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
         x, y = a._data, b._data
         _same_dtype("mm", x, y)
         if x.ndim != 2 or y.ndim != 2:
@@ -130,7 +130,7 @@ class Mm(Op):
         return promoted(x @ y, a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         layouts = (
@@ -170,7 +170,7 @@ class Bmm(Op):
     node_name, saved = "BmmBackward0", ("self", "mat2")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
         x, y = a._data, b._data
         _same_dtype("bmm", x, y)
         if x.ndim != 3 or y.ndim != 3:
@@ -186,7 +186,7 @@ class Bmm(Op):
         return promoted(x @ y, a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         return (g @ f.mT(b) if need_a else None), (f.mT(a) @ g if need_b else None)

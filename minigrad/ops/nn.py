@@ -17,7 +17,7 @@ from .. import _formula as f
 from .._dtype import from_numpy_dtype, result_type
 from .._warn import quiet_mean
 from ..node import register
-from ._common import Op
+from ._common import Ctx, Grad, Op
 from .linalg import element_strides, mm_backward
 from .reduction import normalize_dims
 
@@ -69,7 +69,7 @@ class Softmax(Op):
     node_name, saved, saved_attrs = "SoftmaxBackward0", ("result",), ("dim",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int) -> Any:
         x = a._data
         _check_float(x, "softmax")
         ctx.dim, ctx.axis = f.u64(dim), _norm_dim(dim, x.ndim)
@@ -82,7 +82,7 @@ class Softmax(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (y,) = ctx.saved_tensors
         if y.ndim == 0:
             return g * 0, None
@@ -106,13 +106,13 @@ class SoftmaxBackwardData(Op):
     saved, saved_attrs = ("grad_output", "output"), ("dim",)
 
     @staticmethod
-    def forward(ctx: Any, g: Any, y: Any, dim: int, axis: int) -> Any:
+    def forward(ctx: Ctx, g: Any, y: Any, dim: int, axis: int) -> Any:
         ctx.dim, ctx.axis = dim, axis
         ctx.save_for_backward(g, y)
         return softmax_backward(g._data, y._data, dim, axis)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         g, y = ctx.saved_tensors
         need_g, need_y = ctx.needs_input_grad[:2]
         axis = ctx.axis
@@ -130,7 +130,7 @@ class LogSoftmax(Op):
     node_name, saved, saved_attrs = "LogSoftmaxBackward0", ("result",), ("dim",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int) -> Any:
         x = a._data
         _check_float(x, "log_softmax")
         ctx.dim, ctx.axis = f.u64(dim), _norm_dim(dim, x.ndim)
@@ -144,7 +144,7 @@ class LogSoftmax(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (y,) = ctx.saved_tensors
         if y.ndim == 0:
             return g * 0, None
@@ -171,13 +171,13 @@ class LogSoftmaxBackwardData(Op):
     saved, saved_attrs = ("grad_output", "output"), ("dim",)
 
     @staticmethod
-    def forward(ctx: Any, g: Any, y: Any, dim: int, axis: int) -> Any:
+    def forward(ctx: Ctx, g: Any, y: Any, dim: int, axis: int) -> Any:
         ctx.dim, ctx.axis = dim, axis
         ctx.save_for_backward(g, y)
         return _log_softmax_grad(g._data, y._data, axis)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         g, y = ctx.saved_tensors
         need_g, need_y = ctx.needs_input_grad[:2]
         # (not log_softmax_backward again: unlike softmax's, this Jacobian is
@@ -213,7 +213,7 @@ class Addmm(Op):
     )
 
     @staticmethod
-    def forward(ctx: Any, bias: Any, m1: Any, m2: Any) -> Any:
+    def forward(ctx: Ctx, bias: Any, m1: Any, m2: Any) -> Any:
         b, x, w = bias._data, m1._data, m2._data
         if x.dtype != w.dtype:
             raise RuntimeError(
@@ -250,7 +250,7 @@ class Addmm(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         x, w = ctx.saved_tensors
         need_b, need_x, need_w = ctx.needs_input_grad
         gb = f.sum_to(g, ctx.bias_shape) if need_b else None
@@ -279,7 +279,7 @@ class MseLoss(Op):
     )
 
     @staticmethod
-    def forward(ctx: Any, a: Any, t: Any, reduction: int) -> Any:
+    def forward(ctx: Ctx, a: Any, t: Any, reduction: int) -> Any:
         dtype = _promote(a, t)
         if dtype.kind != "f":
             raise NotImplementedError(
@@ -291,7 +291,7 @@ class MseLoss(Op):
         return _reduce(d * d, reduction)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         x, t = ctx.saved_tensors
         need_x, need_t = ctx.needs_input_grad[:2]
         red = ctx.reduction
@@ -323,13 +323,13 @@ class MseLossBackward(Op):
     saved_attrs = ("reduction",)
 
     @staticmethod
-    def forward(ctx: Any, g: Any, x: Any, t: Any, reduction: int) -> Any:
+    def forward(ctx: Ctx, g: Any, x: Any, t: Any, reduction: int) -> Any:
         ctx.reduction = reduction
         ctx.save_for_backward(g, x, t)
         return mse_loss_backward(g._data, x._data, t._data, reduction)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         g, x, t = ctx.saved_tensors
         need_g, need_x, need_t = ctx.needs_input_grad[:3]
         norm = _mse_norm(x, ctx.reduction)
@@ -347,7 +347,7 @@ class SmoothL1Loss(Op):
     param = "beta"  # HuberLoss: delta
 
     @staticmethod
-    def forward(ctx: Any, a: Any, t: Any, reduction: int, param: float) -> Any:
+    def forward(ctx: Ctx, a: Any, t: Any, reduction: int, param: float) -> Any:
         cls = ctx._forward_cls
         setattr(ctx, cls.param, param)
         ctx.reduction = reduction
@@ -361,7 +361,7 @@ class SmoothL1Loss(Op):
         return _reduce(loss.astype(a._data.dtype, copy=False), reduction)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         x, t = ctx.saved_tensors
         need_x, need_t = ctx.needs_input_grad[:2]
         cls, red = ctx._forward_cls, ctx.reduction
@@ -405,7 +405,7 @@ class SmoothL1LossBackward(Op):
     loss: type = SmoothL1Loss
 
     @staticmethod
-    def forward(ctx: Any, g: Any, x: Any, t: Any, reduction: int, param: float) -> Any:
+    def forward(ctx: Ctx, g: Any, x: Any, t: Any, reduction: int, param: float) -> Any:
         loss = ctx._forward_cls.loss
         setattr(ctx, loss.param, param)
         ctx.reduction = reduction
@@ -415,7 +415,7 @@ class SmoothL1LossBackward(Op):
         )
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         g, x, t = ctx.saved_tensors
         need_g, need_x, need_t = ctx.needs_input_grad[:3]
         loss, red = ctx._forward_cls.loss, ctx.reduction
@@ -520,7 +520,7 @@ class NllLoss(Op):
     saved_attrs = ("ignore_index", "reduction")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, consts: tuple, reduction: int, ignore: int) -> Any:
+    def forward(ctx: Ctx, a: Any, consts: tuple, reduction: int, ignore: int) -> Any:
         target, weight = consts
         x, t = a._data, target._data
         w = None if weight is None else weight._data
@@ -531,7 +531,7 @@ class NllLoss(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         x, t, w, total = ctx.saved_tensors
         red, ignore = ctx.reduction, ctx.ignore
         return nll_loss_backward(g, x, t, w, total, red, ignore), None, None, None
@@ -586,7 +586,7 @@ class NllLossBackward(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, g: Any, x: Any, consts: tuple, reduction: int, ignore: int
+        ctx: Ctx, g: Any, x: Any, consts: tuple, reduction: int, ignore: int
     ) -> Any:
         t, w, total = consts
         ctx.reduction, ctx.ignore_index, ctx.ignore = reduction, f.u64(ignore), ignore
@@ -595,7 +595,7 @@ class NllLossBackward(Op):
         return nll_loss_backward(g._data, x, t, w, total, reduction, ignore)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         t, w = ctx.saved_tensors
         need_g, need_x = ctx.needs_input_grad[:2]
         d_g = None
@@ -618,7 +618,7 @@ class BinaryCrossEntropy(Op):
     saved, saved_attrs = ("self", "target", "weight"), ("reduction",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, t: Any, consts: tuple, reduction: int) -> Any:
+    def forward(ctx: Ctx, a: Any, t: Any, consts: tuple, reduction: int) -> Any:
         (weight,) = consts
         x, y = a._data, t._data
         if y.dtype != x.dtype:
@@ -639,7 +639,7 @@ class BinaryCrossEntropy(Op):
         return _reduce(loss.astype(x.dtype, copy=False), reduction)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         x, t, w = ctx.saved_tensors
         need_x, need_t = ctx.needs_input_grad[:2]
         red = ctx.reduction
@@ -678,7 +678,7 @@ class BinaryCrossEntropyBackward(Op):
     saved_attrs = ("reduction",)
 
     @staticmethod
-    def forward(ctx: Any, g: Any, x: Any, t: Any, consts: tuple, red: int) -> Any:
+    def forward(ctx: Ctx, g: Any, x: Any, t: Any, consts: tuple, red: int) -> Any:
         (w,) = consts
         ctx.reduction = red
         ctx.save_for_backward(g, x, t, w)
@@ -686,7 +686,7 @@ class BinaryCrossEntropyBackward(Op):
         return bce_backward(g._data, x._data, t._data, wd, red)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         g, x, t, w = ctx.saved_tensors
         need_g, need_x, need_t = ctx.needs_input_grad[:3]
         red = ctx.reduction
@@ -714,7 +714,7 @@ class BinaryCrossEntropyWithLogits(Op):
     saved_attrs = ("reduction",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, t: Any, consts: tuple, reduction: int) -> Any:
+    def forward(ctx: Ctx, a: Any, t: Any, consts: tuple, reduction: int) -> Any:
         weight, pos_weight = consts
         x = a._data
         dtype = _promote(a, t)
@@ -738,7 +738,7 @@ class BinaryCrossEntropyWithLogits(Op):
         return _reduce(loss.astype(dtype, copy=False), reduction)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         x, t, w, pw = ctx.saved_tensors
         need_x, need_t = ctx.needs_input_grad[:2]
         s = f.sigmoid(x)
@@ -764,13 +764,13 @@ class DivScalar(Op):
     node_name, saved_attrs = "DivBackward1", ("other",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, s: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, s: Any) -> Any:
         ctx.other = s
         x = a._data
         return np.asarray(x / s, x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return g / ctx.other, None
 
 
@@ -789,7 +789,7 @@ class Embedding(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, weight: Any, consts: tuple, padding_idx: int, by_freq: bool
+        ctx: Ctx, weight: Any, consts: tuple, padding_idx: int, by_freq: bool
     ) -> Any:
         (indices,) = consts
         w, idx = weight._data, indices._data
@@ -811,7 +811,7 @@ class Embedding(Op):
         return np.take(w, idx, axis=0)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (indices,) = ctx.saved_tensors
         n, pad, by_freq = ctx.weight_sym_argsize_0, ctx.pad, ctx.scale_grad_by_freq
         return embedding_dense_backward(g, indices, n, pad, by_freq), None, None, None
@@ -851,7 +851,7 @@ class EmbeddingDenseBackward(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, g: Any, consts: tuple, n: int, pad: int, by_freq: bool
+        ctx: Ctx, g: Any, consts: tuple, n: int, pad: int, by_freq: bool
     ) -> Any:
         (indices,) = consts
         ctx.padding_idx, ctx.pad = f.u64(pad), pad
@@ -859,7 +859,7 @@ class EmbeddingDenseBackward(Op):
         return embedding_dense_backward(g._data, indices._data, n, pad, by_freq)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         (indices,) = ctx.saved_tensors
         idx = f.data(indices)
         picked = f.index_select(gg, 0, 0, f.reshape(indices, (-1,)))

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from ._common import Op
+from ._common import Ctx, Grad, Op
 
 
 class Axes:
@@ -134,7 +134,7 @@ class NativeLayerNorm(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, x: Any, w: Any, b: Any, normalized_shape: tuple, eps: float
+        ctx: Ctx, x: Any, w: Any, b: Any, normalized_shape: tuple, eps: float
     ) -> Any:
         data, k = x._data, len(normalized_shape)
         if k == 0 or data.shape[data.ndim - k :] != tuple(normalized_shape):
@@ -161,7 +161,7 @@ class NativeLayerNorm(Op):
         return np.asarray(out, data.dtype, order="C")  # row-major, as PyTorch's
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         x, w, b, mean, rstd = ctx.saved_tensors
         needs = ctx.needs_input_grad
         if not isinstance(g, f.ndarray):
@@ -189,7 +189,7 @@ class NativeLayerNormBackward(Op):
 
     @staticmethod
     def forward(
-        ctx: Any,
+        ctx: Ctx,
         g: Any,
         x: Any,
         mean: Any,
@@ -207,7 +207,7 @@ class NativeLayerNormBackward(Op):
         return norm_grads(*args, where, needs)
 
     @staticmethod
-    def backward(ctx: Any, gg_x: Any, gg_w: Any, gg_b: Any) -> tuple:
+    def backward(ctx: Ctx, gg_x: Grad, gg_w: Any, gg_b: Any) -> tuple:
         g, x, mean, rstd, w = ctx.saved_tensors
         needs = tuple(ctx.needs_input_grad[i] for i in (0, 1, 4))
         ggs = (gg_x, gg_w, gg_b)
@@ -236,7 +236,7 @@ class NativeBatchNorm(Op):
 
     @staticmethod
     def forward(
-        ctx: Any,
+        ctx: Ctx,
         x: Any,
         w: Any,
         b: Any,
@@ -274,7 +274,7 @@ class NativeBatchNorm(Op):
         return _affine(xhat, w, b, view).astype(data.dtype, copy=False)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         x, w, rm, rv, mean, invstd = ctx.saved_tensors
         needs = ctx.needs_input_grad[:3]
         if not isinstance(g, f.ndarray):
@@ -340,7 +340,7 @@ class NativeBatchNormBackward(Op):
 
     @staticmethod
     def forward(
-        ctx: Any,
+        ctx: Ctx,
         g: Any,
         x: Any,
         w: Any,
@@ -362,7 +362,7 @@ class NativeBatchNormBackward(Op):
         )
 
     @staticmethod
-    def backward(ctx: Any, gg_x: Any, gg_w: Any, gg_b: Any) -> tuple:
+    def backward(ctx: Ctx, gg_x: Grad, gg_w: Any, gg_b: Any) -> tuple:
         g, x, w, rm, rv, mean, invstd = ctx.saved_tensors
         where = ctx.where
         needs = tuple(ctx.needs_input_grad[i] for i in (0, 1, 2))

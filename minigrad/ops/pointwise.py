@@ -10,7 +10,7 @@ import numpy as np
 from .. import _formula as f
 from .._dtype import default_float
 from ..node import register
-from ._common import BinaryOp, Op, float_out
+from ._common import BinaryOp, Ctx, Grad, Op, float_out
 
 
 def _float(x: np.ndarray) -> np.ndarray:
@@ -24,14 +24,14 @@ class Exp(Op):
     node_name, saved = "ExpBackward0", ("result",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         with np.errstate(over="ignore"):  # exp overflows to inf silently
             out = np.exp(_float(a._data))
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (result,) = ctx.saved_tensors
         return g * result
 
@@ -42,13 +42,13 @@ class Log(Op):
     node_name, saved = "LogBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.log(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g / a
 
@@ -59,13 +59,13 @@ class Tanh(Op):
     node_name, saved = "TanhBackward0", ("result",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         out = np.tanh(_float(a._data))
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (y,) = ctx.saved_tensors
         return tanh_backward(g, y)
 
@@ -84,12 +84,12 @@ class TanhBackward(Op):
     node_name, saved = "TanhBackwardBackward0", ("grad_output", "output")
 
     @staticmethod
-    def forward(ctx: Any, g: Any, y: Any) -> Any:
+    def forward(ctx: Ctx, g: Any, y: Any) -> Any:
         ctx.save_for_backward(g, y)
         return tanh_backward(g._data, y._data)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         g, y = ctx.saved_tensors
         need_g, need_y = ctx.needs_input_grad[:2]
         return (
@@ -104,7 +104,7 @@ class Sigmoid(Op):
     node_name, saved = "SigmoidBackward0", ("result",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         x = _float(a._data)
         with np.errstate(over="ignore"):
             out = (1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)
@@ -112,7 +112,7 @@ class Sigmoid(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (y,) = ctx.saved_tensors
         return sigmoid_backward(g, y)
 
@@ -131,12 +131,12 @@ class SigmoidBackward(Op):
     node_name, saved = "SigmoidBackwardBackward0", ("grad_output", "output")
 
     @staticmethod
-    def forward(ctx: Any, g: Any, y: Any) -> Any:
+    def forward(ctx: Ctx, g: Any, y: Any) -> Any:
         ctx.save_for_backward(g, y)
         return sigmoid_backward(g._data, y._data)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         g, y = ctx.saved_tensors
         need_g, need_y = ctx.needs_input_grad[:2]
         return (
@@ -151,13 +151,13 @@ class Relu(Op):
     node_name, saved = "ReluBackward0", ("result",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         out = np.maximum(a._data, 0, dtype=a._data.dtype)
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (y,) = ctx.saved_tensors
         return threshold_backward(g, y, 0)
 
@@ -183,14 +183,14 @@ class _MaskGradBackward(Op):
     grad: Any  # the gradient function, (g, x, *params) -> g * mask(x)
 
     @staticmethod
-    def forward(ctx: Any, g: Any, x: Any, *values: Any) -> Any:
+    def forward(ctx: Ctx, g: Any, x: Any, *values: Any) -> Any:
         for name, value in zip(ctx._forward_cls.params, values):
             setattr(ctx, name, value)
         ctx.save_for_backward(x)
         return ctx._forward_cls.grad(g._data, x._data, *values)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         (x,) = ctx.saved_tensors
         cls = ctx._forward_cls
         need_g, need_x = ctx.needs_input_grad[:2]
@@ -216,14 +216,14 @@ class Reciprocal(Op):
     node_name, saved = "ReciprocalBackward0", ("result",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         with np.errstate(divide="ignore"):
             out = 1 / _float(a._data)
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (y,) = ctx.saved_tensors
         return -g * (y * y)
 
@@ -234,14 +234,14 @@ class Sqrt(Op):
     node_name, saved = "SqrtBackward0", ("result",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         with np.errstate(invalid="ignore"):
             out = np.sqrt(_float(a._data))
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (y,) = ctx.saved_tensors
         return g / f.scale(y, 2)
 
@@ -252,12 +252,12 @@ class Abs(Op):
     node_name, saved = "AbsBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         return np.abs(a._data)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g * f.sgn(a)
 
@@ -268,12 +268,12 @@ class Sin(Op):
     node_name, saved = "SinBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         return np.sin(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g * f.cos(a)
 
@@ -284,12 +284,12 @@ class Cos(Op):
     node_name, saved = "CosBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         return np.cos(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g * -f.sin(a)
 
@@ -300,11 +300,11 @@ class Sign(Op):
     node_name = "SignBackward0"
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         return np.nan_to_num(np.sign(a._data), nan=0)  # sign(nan) is 0 in PyTorch
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         return g * 0
 
 
@@ -314,13 +314,13 @@ class Sgn(Op):
     node_name, saved = "SgnBackward0", ("self", "result")
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         out = np.nan_to_num(np.sign(a._data), nan=0)  # as sign: sgn(nan) is 0
         ctx.save_for_backward(a, out)  # (PyTorch's formula needs them for complex)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         return g * 0
 
 
@@ -330,14 +330,14 @@ class Rsqrt(Op):
     node_name, saved = "RsqrtBackward0", ("result",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         with np.errstate(divide="ignore", invalid="ignore"):
             out = 1 / np.sqrt(_float(a._data))
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (y,) = ctx.saved_tensors
         return f.scale(g, -0.5) * y**3
 
@@ -348,13 +348,13 @@ class Log1p(Op):
     node_name, saved = "Log1PBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.log1p(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g / f.add_scalar(a, 1)
 
@@ -365,13 +365,13 @@ class Log2(Op):
     node_name, saved = "Log2Backward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.log2(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g / f.scale(a, 0.6931471805599453)
 
@@ -382,13 +382,13 @@ class Log10(Op):
     node_name, saved = "Log10Backward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.log10(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g / f.scale(a, 2.3025850929940456)
 
@@ -399,13 +399,13 @@ class Exp2(Op):
     node_name, saved = "Exp2Backward0", ("result",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         out = np.exp2(_float(a._data))
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (y,) = ctx.saved_tensors
         return f.scale(g * y, 0.6931471805599453)
 
@@ -416,13 +416,13 @@ class Expm1(Op):
     node_name, saved = "Expm1Backward0", ("result",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         out = np.expm1(_float(a._data))
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (y,) = ctx.saved_tensors
         return g * f.add_scalar(y, 1)
 
@@ -433,12 +433,12 @@ class Erf(Op):
     node_name, saved = "ErfBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         return f.erf_array(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return f.scale(f.exp(-(a**2)), 1.1283791670955126) * g  # 2/sqrt(pi) first
 
@@ -450,14 +450,14 @@ class LeakyRelu(Op):
     saved_attrs = ("negative_slope",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, negative_slope: Any = 0.01) -> Any:
+    def forward(ctx: Ctx, a: Any, negative_slope: Any = 0.01) -> Any:
         ctx.negative_slope = negative_slope
         ctx.save_for_backward(a)
         x = a._data
         return np.where(x > 0, x, x * negative_slope).astype(x.dtype, copy=False)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (a,) = ctx.saved_tensors
         return leaky_relu_backward(g, a, ctx.negative_slope), None
 
@@ -488,7 +488,7 @@ class Gelu(Op):
     node_name, saved, saved_attrs = "GeluBackward0", ("self",), ("approximate",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, approximate: str = "none") -> Any:
+    def forward(ctx: Ctx, a: Any, approximate: str = "none") -> Any:
         if approximate not in ("none", "tanh"):
             raise RuntimeError("approximate argument must be either none or tanh.")
         ctx.approximate = approximate
@@ -500,7 +500,7 @@ class Gelu(Op):
         return (0.5 * x * (1 + f.erf_array(x * 0.7071067811865476))).astype(x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (x,) = ctx.saved_tensors
         return gelu_backward(g, x, ctx.approximate), None
 
@@ -535,13 +535,13 @@ class GeluBackward(Op):
     saved_attrs = ("approximate",)
 
     @staticmethod
-    def forward(ctx: Any, g: Any, x: Any, approximate: str) -> Any:
+    def forward(ctx: Ctx, g: Any, x: Any, approximate: str) -> Any:
         ctx.approximate = approximate
         ctx.save_for_backward(g, x)
         return gelu_backward(g._data, x._data, approximate)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         g, x = ctx.saved_tensors
         need_g, need_x = ctx.needs_input_grad[:2]
         d_x = None
@@ -558,7 +558,7 @@ class Softplus(Op):
     saved_attrs = ("beta", "threshold")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, beta: Any = 1, threshold: Any = 20) -> Any:
+    def forward(ctx: Ctx, a: Any, beta: Any = 1, threshold: Any = 20) -> Any:
         ctx.beta, ctx.threshold = beta, threshold
         ctx.save_for_backward(a)
         x = a._data
@@ -568,7 +568,7 @@ class Softplus(Op):
         return np.where(bx > threshold, x, soft).astype(x.dtype, copy=False)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (x,) = ctx.saved_tensors
         return softplus_backward(g, x, ctx.beta, ctx.threshold), None, None
 
@@ -595,13 +595,13 @@ class SoftplusBackward(Op):
     saved_attrs = ("beta", "threshold")
 
     @staticmethod
-    def forward(ctx: Any, g: Any, x: Any, beta: Any, threshold: Any) -> Any:
+    def forward(ctx: Ctx, g: Any, x: Any, beta: Any, threshold: Any) -> Any:
         ctx.beta, ctx.threshold = beta, threshold
         ctx.save_for_backward(g, x)
         return softplus_backward(g._data, x._data, beta, threshold)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         g, x = ctx.saved_tensors
         need_g, need_x = ctx.needs_input_grad[:2]
         beta, threshold = ctx.beta, ctx.threshold
@@ -621,13 +621,13 @@ class Tan(Op):
     node_name, saved = "TanBackward0", ("result",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         out = np.tan(_float(a._data))
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (y,) = ctx.saved_tensors
         return g * f.add_scalar(y**2, 1)
 
@@ -638,12 +638,12 @@ class Asin(Op):
     node_name, saved = "AsinBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         return np.arcsin(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g * f.rsqrt(f.add_scalar(-a * a, 1))
 
@@ -654,12 +654,12 @@ class Acos(Op):
     node_name, saved = "AcosBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         return np.arccos(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g * -f.rsqrt(f.add_scalar(-a * a, 1))
 
@@ -670,12 +670,12 @@ class Atan(Op):
     node_name, saved = "AtanBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         return np.arctan(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g / f.add_scalar(a * a, 1)
 
@@ -686,12 +686,12 @@ class Atan2(BinaryOp):
     node_name, saved = "Atan2Backward0", ("self", "other")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
         ctx.save_for_backward(a, b)
         return float_out(np.arctan2(a._data, b._data), a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         recip = f.reciprocal(a * a + b * b)
@@ -705,12 +705,12 @@ class Sinh(Op):
     node_name, saved = "SinhBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         return np.sinh(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g * f.cosh(a)
 
@@ -721,12 +721,12 @@ class Cosh(Op):
     node_name, saved = "CoshBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         return np.cosh(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g * f.sinh(a)
 
@@ -737,12 +737,12 @@ class Asinh(Op):
     node_name, saved = "AsinhBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         return np.arcsinh(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g * f.rsqrt(f.add_scalar(a**2, 1))
 
@@ -753,12 +753,12 @@ class Acosh(Op):
     node_name, saved = "AcoshBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         return np.arccosh(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return g * f.rsqrt(f.sub_scalar(a * a, 1))
 
@@ -769,12 +769,12 @@ class Atanh(Op):
     node_name, saved = "AtanhBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         return np.arctanh(_float(a._data))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return f.scale(g, 1) / f.number_minus(1, a**2)
 
@@ -788,14 +788,14 @@ class _Rounding(Op):
     np_fn: Any
 
     @staticmethod
-    def forward(ctx: Any, a: Any, *decimals: int) -> Any:
+    def forward(ctx: Ctx, a: Any, *decimals: int) -> Any:
         x = a._data
         if x.dtype.kind != "f":
             return x.copy()
         return ctx._forward_cls.np_fn(x, *decimals)  # the op's numpy function
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         return f.zeros_like(g)
 
 
@@ -829,7 +829,7 @@ class RoundDecimals(_Rounding):
     node_name, np_fn = "RoundBackward1", staticmethod(np.round)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return f.zeros_like(g), None
 
 
@@ -839,12 +839,12 @@ class Frac(Op):
     node_name = "FracBackward0"
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         x = a._data
         return x - np.trunc(x)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         return g
 
 
@@ -854,13 +854,13 @@ class NanToNum(Op):
     node_name, saved = "NanToNumBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, nan: Any, posinf: Any, neginf: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, nan: Any, posinf: Any, neginf: Any) -> Any:
         ctx.save_for_backward(a)
         x = a._data
         return np.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (a,) = ctx.saved_tensors
         finite = f.constant(np.isfinite(f.data(a)), g)
         return g * finite, None, None, None
@@ -873,12 +873,12 @@ class Logaddexp(BinaryOp):
     node_name, saved = "LogaddexpBackward0", ("self", "other")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
         ctx.save_for_backward(a, b)
         return float_out(np.logaddexp(a._data, b._data), a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         with np.errstate(over="ignore"):
@@ -893,13 +893,13 @@ class Hypot(BinaryOp):
     node_name, saved = "HypotBackward0", ("self", "other", "result")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
         out = float_out(np.hypot(a._data, b._data), a, b)
         ctx.save_for_backward(a, b, out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b, result = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         return (g * a / result if need_a else None), (
@@ -913,12 +913,12 @@ class Xlogy(BinaryOp):
     node_name, saved = "XlogyBackward0", ("self", "other")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
         ctx.save_for_backward(a, b)
         return float_out(f.xlogy_values(a._data, b._data), a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         ga = gb = None
@@ -939,13 +939,13 @@ class XlogyScalarOther(Op):
     node_name, saved, saved_attrs = "XlogyBackward2", ("self",), ("other",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, other: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, other: Any) -> Any:
         ctx.other = other
         ctx.save_for_backward(a)
         return float_out(f.xlogy_values(a._data, other), a, other)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         ga = f.xlogy(g, ctx.other)
         if ctx.other <= 0:  # log s is inf or nan: a = 0 must still give 0
             (a,) = ctx.saved_tensors
@@ -959,13 +959,13 @@ class XlogyScalarSelf(Op):
     node_name, saved, saved_attrs = "XlogyBackward1", ("other",), ("self",)
 
     @staticmethod
-    def forward(ctx: Any, b: Any, s: Any) -> Any:
+    def forward(ctx: Ctx, b: Any, s: Any) -> Any:
         ctx.self = s
         ctx.save_for_backward(b)
         return float_out(f.xlogy_values(s, b._data), b, s)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (b,) = ctx.saved_tensors
         return f.scale(g, ctx.self) / b, None
 
@@ -977,7 +977,7 @@ class Logit(Op):
     node_name, saved, saved_attrs = "LogitBackward0", ("self",), ("eps",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, eps: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, eps: Any) -> Any:
         ctx.eps = eps
         ctx.save_for_backward(a)
         p = _float(a._data)
@@ -987,7 +987,7 @@ class Logit(Op):
             return np.log(p / (1 - p))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (a,) = ctx.saved_tensors
         p, eps = f.data(a), ctx.eps
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -1004,11 +1004,11 @@ class Deg2Rad(Op):
     factor = math.pi / 180
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         return _float(a._data) * ctx._forward_cls.factor
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         return f.scale(g, ctx._forward_cls.factor)
 
 

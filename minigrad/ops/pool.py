@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from ._common import Op, constant
+from ._common import Ctx, Grad, Op, constant
 from .conv import windows
 
 Pool = tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int], bool]
@@ -57,7 +57,7 @@ class MaxPool2d(Op):
     saved_attrs = ("ceil_mode", "dilation", "kernel_size", "padding", "stride")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, pool: Pool, stride_arg: tuple) -> tuple:
+    def forward(ctx: Ctx, a: Any, pool: Pool, stride_arg: tuple) -> tuple:
         kernel, stride, padding, dilation, ceil_mode = pool
         x = a._data
         _check(x, kernel, padding)
@@ -80,7 +80,7 @@ class MaxPool2d(Op):
         return values.reshape(x.shape[:-2] + out).astype(x.dtype), indices
 
     @staticmethod
-    def backward(ctx: Any, g: Any, _: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad, _: Any) -> tuple:
         x, indices = ctx.saved_tensors
         return max_pool_backward(g, x, indices), None, None
 
@@ -109,14 +109,14 @@ class MaxPoolBackward(Op):
     node_name, saved = "MaxPool2DWithIndicesBackwardBackward0", ("indices",)
 
     @staticmethod
-    def forward(ctx: Any, g: Any, x: Any, consts: tuple) -> Any:
+    def forward(ctx: Ctx, g: Any, x: Any, consts: tuple) -> Any:
         (indices,) = consts
         ctx.save_for_backward(indices)
         ctx.x_shape = x._data.shape
         return max_pool_backward(g._data, x._data, indices._data)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         (indices,) = ctx.saved_tensors
         idx = f.data(indices)
         planes = math.prod(ctx.x_shape[:-2])
@@ -146,7 +146,7 @@ class AvgPool2d(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, a: Any, pool: Pool, stride_arg: tuple, include_pad: bool, div: Any
+        ctx: Ctx, a: Any, pool: Pool, stride_arg: tuple, include_pad: bool, div: Any
     ) -> Any:
         x = a._data
         _check(x, pool[0], pool[2])
@@ -155,13 +155,13 @@ class AvgPool2d(Op):
         return avg_pool_values(x, pool, include_pad, div)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (x,) = ctx.saved_tensors
         return avg_pool_backward(g, x, *ctx.args), None, None, None, None
 
 
 def _keep_avg(
-    ctx: Any, pool: Pool, stride_arg: tuple, include_pad: bool, div: Any
+    ctx: Ctx, pool: Pool, stride_arg: tuple, include_pad: bool, div: Any
 ) -> None:
     """Average pooling's settings, as PyTorch's nodes show them (``_saved_*``)."""
     kernel, _, padding, _, ceil_mode = pool
@@ -239,7 +239,7 @@ class AvgPoolBackward(Op):
 
     @staticmethod
     def forward(
-        ctx: Any,
+        ctx: Ctx,
         g: Any,
         x: Any,
         pool: Pool,
@@ -252,7 +252,7 @@ class AvgPoolBackward(Op):
         return avg_pool_backward(g._data, x._data, pool, stride_arg, include_pad, div)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         pooled = avg_pool(gg, *ctx.args)
         return pooled, f.zeros(ctx.x_shape, gg), None, None, None, None
 
@@ -286,7 +286,7 @@ class AdaptiveMaxPool2d(Op):
     saved = ("self", "result1")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, out: tuple) -> tuple:
+    def forward(ctx: Ctx, a: Any, out: tuple) -> tuple:
         x = a._data
         _check_adaptive("adaptive_max_pool2d", x)
         values = np.empty(x.shape[:-2] + out, x.dtype)
@@ -307,7 +307,7 @@ class AdaptiveMaxPool2d(Op):
         return values, indices
 
     @staticmethod
-    def backward(ctx: Any, g: Any, _: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad, _: Any) -> tuple:
         x, indices = ctx.saved_tensors
         return max_pool_backward(g, x, indices, AdaptiveMaxPoolBackward), None
 
@@ -333,14 +333,14 @@ class AdaptiveAvgPool2d(Op):
     node_name, saved = "AdaptiveAvgPool2DBackward0", ("self",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, out: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, out: tuple) -> Any:
         x = a._data
         _check_adaptive("adaptive_avg_pool2d", x)
         ctx.save_for_backward(a)
         return adaptive_avg_values(x, out)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (x,) = ctx.saved_tensors
         return adaptive_avg_backward(g, x), None
 
@@ -369,7 +369,7 @@ class AdaptiveAvgPoolBackward(Op):
     )
 
     @staticmethod
-    def forward(ctx: Any, g: Any, x: Any) -> Any:
+    def forward(ctx: Ctx, g: Any, x: Any) -> Any:
         ctx.out, ctx.x_shape = g._data.shape[-2:], x._data.shape
         ctx.grad_output_sym_argsize_minus_2, ctx.grad_output_sym_argsize_minus_1 = (
             ctx.out
@@ -377,7 +377,7 @@ class AdaptiveAvgPoolBackward(Op):
         return adaptive_avg_backward(g._data, x._data)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         if isinstance(gg, f.ndarray):
             pooled = adaptive_avg_values(gg, ctx.out)
         else:

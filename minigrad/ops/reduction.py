@@ -10,7 +10,7 @@ import numpy as np
 from .. import _formula as f
 from .._dtype import from_numpy_dtype
 from .._warn import quiet_mean, warn
-from ._common import Op, constant
+from ._common import Ctx, Grad, Op, constant
 
 
 def _sum_dtype(x: np.ndarray, dtype: Any) -> Any:
@@ -41,12 +41,12 @@ class Sum(Op):
     node_name, saved_attrs = "SumBackward0", ("self_sym_sizes",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dtype: Any = None) -> Any:
+    def forward(ctx: Ctx, a: Any, dtype: Any = None) -> Any:
         ctx.self_sym_sizes = a._data.shape
         return np.asarray(a._data.sum(dtype=_sum_dtype(a._data, dtype)))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return f.expand(g, ctx.self_sym_sizes), None
 
 
@@ -57,7 +57,7 @@ class SumDim(Op):
     saved_attrs = ("dim", "keepdim", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
         x = a._data
         ctx.dim = tuple(f.u64(d) for d in ((dim,) if isinstance(dim, int) else dim))
         ctx.dims = (
@@ -69,7 +69,7 @@ class SumDim(Op):
         return np.asarray(out, order="C")  # PyTorch: a fresh row-major result
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         shape = ctx.self_sym_sizes
         if not ctx.keepdim:
             dims = ctx.dims if ctx.dim != () else tuple(range(len(shape)))
@@ -96,14 +96,14 @@ class Mean(Op):
     saved_attrs = ("self_sym_numel", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dtype: Any = None) -> Any:
+    def forward(ctx: Ctx, a: Any, dtype: Any = None) -> Any:
         x = a._data
         dtype = _mean_dtype(x, dtype)
         ctx.self_sym_numel, ctx.self_sym_sizes = x.size, x.shape
         return np.asarray(quiet_mean(x, dtype=dtype))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return _mean_grad(g, ctx.self_sym_sizes, ctx.self_sym_numel), None
 
 
@@ -121,7 +121,7 @@ class MeanDim(Op):
     saved_attrs = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
         x = a._data
         dtype = _mean_dtype(x, dtype)
         ctx.dim = tuple(f.u64(d) for d in ((dim,) if isinstance(dim, int) else dim))
@@ -134,7 +134,7 @@ class MeanDim(Op):
         return np.asarray(out, order="C")
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         shape = ctx.self_sym_sizes
         dims = ctx.dims if ctx.dim != () else tuple(range(len(shape)))
         n = int(np.prod([shape[d] for d in dims])) if shape else 1
@@ -216,7 +216,7 @@ class MaxAll(Op):
     np_fn, op = staticmethod(np.max), "max"
 
     @classmethod
-    def _forward(cls, ctx: Any, a: Any) -> Any:
+    def _forward(cls, ctx: Ctx, a: Any) -> Any:
         x = a._data
         if x.size == 0:
             raise RuntimeError(
@@ -228,11 +228,11 @@ class MaxAll(Op):
         return out
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         return MaxAll._forward(ctx, a)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         a, result = ctx.saved_tensors
         x, r = f.data(a), f.data(result)
         mask = np.isnan(x) if np.isnan(r) else x == r
@@ -248,7 +248,7 @@ class MinAll(MaxAll):
     np_fn, op = staticmethod(np.min), "min"
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         return MinAll._forward(ctx, a)
 
 
@@ -274,7 +274,7 @@ class MaxDim(Op):
     arg_fn, op = staticmethod(np.argmax), "max"
 
     @classmethod
-    def _forward(cls, ctx: Any, a: Any, dim: int, keepdim: bool) -> tuple:
+    def _forward(cls, ctx: Ctx, a: Any, dim: int, keepdim: bool) -> tuple:
         x = a._data
         (d,) = normalize_dims(dim, x.ndim)
         if x.ndim and x.shape[d] == 0:
@@ -297,11 +297,11 @@ class MaxDim(Op):
         return values, indices
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, keepdim: bool) -> tuple:
+    def forward(ctx: Ctx, a: Any, dim: int, keepdim: bool) -> tuple:
         return MaxDim._forward(ctx, a, dim, keepdim)
 
     @staticmethod
-    def backward(ctx: Any, g: Any, _: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad, _: Any) -> tuple:
         (indices,) = ctx.saved_tensors
         grad = value_selecting_backward(
             g, ctx.dim_arg, ctx.d, indices, ctx.self_sym_sizes, ctx.keepdim
@@ -331,7 +331,7 @@ class MinDim(MaxDim):
     arg_fn, op = staticmethod(np.argmin), "min"
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, keepdim: bool) -> tuple:
+    def forward(ctx: Ctx, a: Any, dim: int, keepdim: bool) -> tuple:
         return MinDim._forward(ctx, a, dim, keepdim)
 
 
@@ -343,7 +343,7 @@ class Amax(Op):
     np_fn = staticmethod(np.amax)
 
     @classmethod
-    def _forward(cls, ctx: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+    def _forward(cls, ctx: Ctx, a: Any, dim: Any, keepdim: bool) -> Any:
         x = a._data
         dims = (
             reduce_dims(dim, x.ndim) if x.ndim else reduce_dims(dim, 0)[:0]
@@ -358,11 +358,11 @@ class Amax(Op):
         return out
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: Any, keepdim: bool) -> Any:
         return Amax._forward(ctx, a, dim, keepdim)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, result = ctx.saved_tensors
         x = f.data(a)
         r = _restore(f.data(result), ctx.dims, x.ndim, ctx.keepdim)
@@ -382,7 +382,7 @@ class Amin(Amax):
     np_fn = staticmethod(np.amin)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: Any, keepdim: bool) -> Any:
         return Amin._forward(ctx, a, dim, keepdim)
 
 
@@ -413,7 +413,7 @@ class Var(Op):
     op = "var"
 
     @classmethod
-    def _forward(cls, ctx: Any, a: Any, dim: Any, correction: Any, keepdim: bool):
+    def _forward(cls, ctx: Ctx, a: Any, dim: Any, correction: Any, keepdim: bool):
         x = a._data
         _floats(x, "std and var only support floating point and complex dtypes")
         ctx.dim = None if dim is None else _as_saved(dim)
@@ -436,12 +436,12 @@ class Var(Op):
             return np.asarray(sq / max(ctx.dof, 0), x.dtype, order="C")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: Any, correction: Any, keepdim: bool) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: Any, correction: Any, keepdim: bool) -> Any:
         ctx.save_for_backward(a)
         return Var._forward(ctx, a, dim, correction, keepdim)
 
     @staticmethod
-    def _grad(ctx: Any, g: Any, a: Any) -> Any:
+    def _grad(ctx: Ctx, g: Any, a: Any) -> Any:
         """PyTorch's ``var_backward``."""
         ndim = len(f.data(a).shape)
         if ctx.full and ctx.dof <= 0:  # 2 / 0: NaN where a == mean, else inf
@@ -455,7 +455,7 @@ class Var(Op):
         return f.scale(g, scale) * (a - mean)  # PyTorch's order of ops
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (a,) = ctx.saved_tensors
         return Var._grad(ctx, g, a), None, None, None
 
@@ -468,14 +468,14 @@ class Std(Var):
     op = "std"
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: Any, correction: Any, keepdim: bool) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: Any, correction: Any, keepdim: bool) -> Any:
         with np.errstate(invalid="ignore"):
             out = np.sqrt(Std._forward(ctx, a, dim, correction, keepdim))
         ctx.save_for_backward(a, out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, result = ctx.saved_tensors
         with np.errstate(divide="ignore", invalid="ignore"):
             g_var = f.masked_fill(g / f.scale(result, 2), f.data(result) == 0, 0)
@@ -502,14 +502,14 @@ class Prod(Op):
     node_name, saved = "ProdBackward0", ("self", "result")
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         x = a._data
         out = np.asarray(x.prod(dtype=_prod_dtype(x)))
         ctx.save_for_backward(a, out)
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         a, result = ctx.saved_tensors
         x = f.data(a)
         if not x.shape:
@@ -526,7 +526,7 @@ class ProdDim(Op):
     saved_attrs = ("dim", "keepdim")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, keepdim: bool) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int, keepdim: bool) -> Any:
         x = a._data
         (ctx.d,) = normalize_dims(dim, x.ndim)
         ctx.dim, ctx.keepdim = f.u64(dim), keepdim
@@ -538,7 +538,7 @@ class ProdDim(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, result = ctx.saved_tensors
         ndim = len(f.data(a).shape)
         if not ndim:
@@ -556,7 +556,7 @@ class Logsumexp(Op):
     saved_attrs = ("dim", "keepdim")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: Any, keepdim: bool) -> Any:
         x = a._data
         if x.dtype.kind != "f":
             x = x.astype(np.float32)
@@ -581,7 +581,7 @@ class Logsumexp(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, result = ctx.saved_tensors
         ndim = len(f.data(a).shape)
         g = _restore(g, ctx.dims, ndim, ctx.keepdim)
@@ -598,7 +598,7 @@ class VectorNorm(Op):
     saved_attrs = ("dim", "keepdim", "ord")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, ord: Any, dim: Any, keepdim: bool) -> Any:
+    def forward(ctx: Ctx, a: Any, ord: Any, dim: Any, keepdim: bool) -> Any:
         x = a._data
         if x.dtype.kind != "f":
             legacy = from_numpy_dtype(x.dtype)._legacy.replace("Tensor", "")
@@ -636,7 +636,7 @@ class VectorNorm(Op):
         return (ax**p).sum(**kw) ** (1 / p)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, result = ctx.saved_tensors
         x = f.data(a)
         p = float(ctx.ord)
@@ -670,7 +670,7 @@ class Cumsum(Op):
     node_name, saved_attrs = "CumsumBackward0", ("dim",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int) -> Any:
         x = a._data
         (ctx.d,) = normalize_dims(dim, x.ndim)
         ctx.dim = f.u64(dim)
@@ -680,7 +680,7 @@ class Cumsum(Op):
         return np.asarray(out, order="C")
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         shape = tuple(g.shape)
         if math.prod(shape) <= 1 or shape[ctx.d] == 1:
             return g, None
@@ -696,7 +696,7 @@ class Cumprod(Op):
     saved_attrs = ("dim",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int) -> Any:
         x = a._data
         (ctx.d,) = normalize_dims(dim, x.ndim)
         ctx.dim = f.u64(dim)
@@ -706,7 +706,7 @@ class Cumprod(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, result = ctx.saved_tensors
         x, d = f.data(a), ctx.d
         if x.size <= 1 or x.shape[d] == 1:

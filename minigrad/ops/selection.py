@@ -15,7 +15,16 @@ import numpy as np
 from .. import _formula as f
 from .._dtype import from_numpy_dtype, result_type
 from ..node import register
-from ._common import BinaryOp, Op, _as_tensor, binary_out, broadcast_shape, constant
+from ._common import (
+    BinaryOp,
+    Ctx,
+    Grad,
+    Op,
+    _as_tensor,
+    binary_out,
+    broadcast_shape,
+    constant,
+)
 
 
 def _tensor(x: Any) -> Any:
@@ -29,7 +38,7 @@ class Where(Op):
     node_name, saved = "WhereBackward0", ("condition",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any, consts: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any, consts: tuple) -> Any:
         (cond,) = consts
         c = cond._data
         if c.dtype != np.bool_:
@@ -43,7 +52,7 @@ class Where(Op):
         return binary_out(np.where(c, a._data, b._data), a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (c,) = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad[:2]
         ga = f.where(c, g, 0) if need_a else None
@@ -73,7 +82,7 @@ class MaskedFill(Op):
     node_name, saved = "MaskedFillBackward0", ("mask",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, consts: tuple, value: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, consts: tuple, value: Any) -> Any:
         (mask,) = consts
         m = _check_mask(mask)
         x = a._data
@@ -83,7 +92,7 @@ class MaskedFill(Op):
         return np.asarray(filled, order="C")  # PyTorch fills a row-major clone
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (mask,) = ctx.saved_tensors
         return f.where(mask, 0, g), None, None
 
@@ -95,7 +104,7 @@ class MaskedFillTensor(Op):
     node_name, saved = "MaskedFillBackward1", ("mask",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, v: Any, consts: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, v: Any, consts: tuple) -> Any:
         (mask,) = consts
         m = _check_mask(mask)
         if v._data.ndim:
@@ -109,7 +118,7 @@ class MaskedFillTensor(Op):
         return np.asarray(np.where(m, v._data.astype(x.dtype), x), order="C")
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (mask,) = ctx.saved_tensors
         need_a, need_v = ctx.needs_input_grad[:2]
         ga = f.where(mask, 0, g) if need_a else None
@@ -124,7 +133,7 @@ def masked_fill(a: Any, mask: Any, value: Any) -> Any:
 
 
 # ------------------------------------------------------------- maximum, minimum
-def _choice_grads(ctx: Any, g: Any, a_loses: Any, b_loses: Any) -> tuple:
+def _choice_grads(ctx: Ctx, g: Any, a_loses: Any, b_loses: Any) -> tuple:
     """maximum/minimum: each input gets ``g`` where it was chosen, ``g / 2`` on
     ties (PyTorch: ``where(a == b, g / 2, g).masked_fill_(loses, 0)``)."""
     a, b = ctx.saved_tensors
@@ -144,12 +153,12 @@ class Maximum(BinaryOp):
     node_name, saved = "MaximumBackward0", ("self", "other")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
         ctx.save_for_backward(a, b)
         return binary_out(np.maximum(a._data, b._data), a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return _choice_grads(ctx, g, np.less, np.greater)
 
 
@@ -159,12 +168,12 @@ class Minimum(BinaryOp):
     node_name, saved = "MinimumBackward0", ("self", "other")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, b: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
         ctx.save_for_backward(a, b)
         return binary_out(np.minimum(a._data, b._data), a, b)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return _choice_grads(ctx, g, np.greater, np.less)
 
 
@@ -212,14 +221,14 @@ class Clamp(Op):
     cast_error_cpp = True  # its in-place cast error names the C++ type (long int)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, lo: Any, hi: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, lo: Any, hi: Any) -> Any:
         ctx.min, ctx.max = lo, hi
         ctx.save_for_backward(a)
         want = result_type(*(v for v in (a, lo, hi) if v is not None)).np
         return _clamp_array(a._data, lo, hi, want)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (a,) = ctx.saved_tensors
         return f.where(_inside(f.data(a), ctx.min, ctx.max), g, 0), None, None
 
@@ -230,13 +239,13 @@ class ClampMin(Op):
     node_name, saved, saved_attrs = "ClampMinBackward0", ("self",), ("min",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, lo: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, lo: Any) -> Any:
         ctx.min = lo
         ctx.save_for_backward(a)
         return _clamp_array(a._data, lo, None, result_type(a, lo).np)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (a,) = ctx.saved_tensors
         return f.where(f.data(a) >= ctx.min, g, 0), None
 
@@ -247,13 +256,13 @@ class ClampMax(Op):
     node_name, saved, saved_attrs = "ClampMaxBackward0", ("self",), ("max",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, hi: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, hi: Any) -> Any:
         ctx.max = hi
         ctx.save_for_backward(a)
         return _clamp_array(a._data, None, hi, result_type(a, hi).np)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (a,) = ctx.saved_tensors
         return f.where(f.data(a) <= ctx.max, g, 0), None
 
@@ -265,7 +274,7 @@ class ClampTensor(Op):
     node_name, saved = "ClampBackward0", ("self", "min", "max")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, lo: Any, hi: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, lo: Any, hi: Any) -> Any:
         lo = None if lo is _absent() else lo
         hi = None if hi is _absent() else hi
         ctx.save_for_backward(a, lo, hi)
@@ -281,7 +290,7 @@ class ClampTensor(Op):
         )
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, lo, hi = ctx.saved_tensors
         x = f.data(a)
         lo = None if lo is None else f.data(lo)
@@ -304,12 +313,12 @@ class ClampMinTensor(Op):
     node_name, saved = "ClampMinBackward1", ("self", "min")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, lo: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, lo: Any) -> Any:
         ctx.save_for_backward(a, lo)
         return binary_out(np.maximum(a._data, lo._data), a, lo)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, lo = ctx.saved_tensors
         keep = f.data(a) >= f.data(lo)
         need_a, need_lo = ctx.needs_input_grad
@@ -325,12 +334,12 @@ class ClampMaxTensor(Op):
     node_name, saved = "ClampMaxBackward1", ("self", "max")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, hi: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, hi: Any) -> Any:
         ctx.save_for_backward(a, hi)
         return binary_out(np.minimum(a._data, hi._data), a, hi)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, hi = ctx.saved_tensors
         keep = f.data(a) <= f.data(hi)
         need_a, need_hi = ctx.needs_input_grad
@@ -387,7 +396,7 @@ class MaskedSelect(Op):
     node_name, saved = "MaskedSelectBackward0", ("self", "mask")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, consts: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, consts: tuple) -> Any:
         (mask,) = consts
         m, x = _bool_mask(mask, "masked_select"), a._data
         shape = broadcast_shape(x.shape, m.shape)
@@ -396,7 +405,7 @@ class MaskedSelect(Op):
         return np.broadcast_to(x, shape)[np.broadcast_to(m, shape)]
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         _, mask = ctx.saved_tensors
         zeros = f.zeros(ctx.shape, g)
         return masked_scatter(zeros, mask, g), None
@@ -420,7 +429,7 @@ class MaskedScatter(Op):
     saved_attrs = ("source_sym_sizes",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, consts: tuple, source: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, consts: tuple, source: Any) -> Any:
         (mask,) = consts
         x, s = a._data, source._data
         if x.dtype != s.dtype:
@@ -436,7 +445,7 @@ class MaskedScatter(Op):
         return masked_scatter(x, mask._data, s)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (mask,) = ctx.saved_tensors
         need_a, need_s = ctx.needs_input_grad[0], ctx.needs_input_grad[2]
         m = np.broadcast_to(f.data(mask), tuple(g.shape))
@@ -468,14 +477,14 @@ class MaskedScatterBackward(Op):
     node_name, saved = "MaskedScatterBackwardBackward0", ("mask",)
 
     @staticmethod
-    def forward(ctx: Any, g: Any, consts: tuple, sizes: tuple) -> Any:
+    def forward(ctx: Ctx, g: Any, consts: tuple, sizes: tuple) -> Any:
         (mask,) = consts
         ctx.save_for_backward(mask)
         ctx.g_shape = g._data.shape
         return masked_scatter_backward(g._data, mask._data, sizes)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         (mask,) = ctx.saved_tensors
         return masked_scatter(f.zeros(ctx.g_shape, gg), mask, gg), None, None
 

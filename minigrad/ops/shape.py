@@ -11,7 +11,7 @@ from .. import _formula as f
 from .._dtype import from_numpy_dtype, result_type
 from ..function import BackwardCFunction
 from ..node import register
-from ._common import Op, _Qualified, constant
+from ._common import Ctx, Grad, Op, _Qualified, constant, stride_order
 from .reduction import along_key, checked_dims, normalize_dims, reduce_dims
 
 
@@ -44,7 +44,7 @@ class View(Op):
         return x.reshape(shape)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, shape: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, shape: tuple) -> Any:
         ctx.self_sym_sizes = a._data.shape
         out = a._data.reshape(shape)
         if out.size and not np.shares_memory(out, a._data):
@@ -56,7 +56,7 @@ class View(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return f.reshape(g, ctx.self_sym_sizes), None
 
 
@@ -73,12 +73,12 @@ class UnsafeView(Op):
     node_name, saved_attrs = "UnsafeViewBackward0", ("self_sym_sizes",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, shape: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, shape: tuple) -> Any:
         ctx.self_sym_sizes = a._data.shape
         return a._data.reshape(shape)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return f.reshape(g, ctx.self_sym_sizes), None
 
 
@@ -88,7 +88,7 @@ class Clone(Op):
     node_name = "CloneBackward0"
 
     @staticmethod
-    def forward(ctx: Any, a: Any, order: str = "K") -> Any:
+    def forward(ctx: Ctx, a: Any, order: str = "K") -> Any:
         # "K" keeps the strides (PyTorch's preserve_format); contiguous() asks "C"
         x = a._data
         if order == "K" and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
@@ -96,7 +96,7 @@ class Clone(Op):
         return np.array(x, copy=True, order=order)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return g, None
 
 
@@ -104,27 +104,8 @@ def dense_like(x: np.ndarray) -> np.ndarray:
     """A copy laid out as PyTorch lays out a clone of an overlapping tensor:
     dims ordered by stride (fastest first), 0-stride dims left where they are
     (c10's infer_dense_strides)."""
-    ndim = x.ndim
-    strides, sizes = x.strides, x.shape
-    perm = list(range(ndim - 1, -1, -1))  # perm[0]: the fastest dim
-
-    def should_swap(d0: int, d1: int) -> int:
-        s0, s1 = strides[d0], strides[d1]
-        if s0 == 0 or s1 == 0:
-            return 0
-        if s0 != s1:
-            return 1 if s0 > s1 else -1
-        return 1 if sizes[d0] > sizes[d1] else 0
-
-    for i in range(1, ndim):  # a stable insertion sort
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
+    ndim, sizes = x.ndim, x.shape
+    perm = stride_order([x.strides], sizes)  # perm[0]: the fastest dim
     out_strides = [0] * ndim
     step = 1
     for d in perm:
@@ -142,11 +123,11 @@ class ToCopy(Op):
     node_name = "ToCopyBackward0"
 
     @staticmethod
-    def forward(ctx: Any, a: Any, np_dtype: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, np_dtype: Any) -> Any:
         return a._data.astype(np_dtype)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return g, None
 
 
@@ -160,11 +141,11 @@ class Alias(Op):
         return x.view()
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         return a._data.view()
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         return g
 
 
@@ -178,7 +159,7 @@ class T(Op):
         return x.T
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         if a._data.ndim > 2:
             raise RuntimeError(
                 f"t() expects a tensor with <= 2 dimensions, but self is "
@@ -187,7 +168,7 @@ class T(Op):
         return a._data.T
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         return f.mT(g) if g.ndim == 2 else g
 
 
@@ -201,13 +182,13 @@ class Transpose(Op):
         return np.swapaxes(x, d0, d1) if x.ndim else x.view()
 
     @staticmethod
-    def forward(ctx: Any, a: Any, d0: int, d1: int) -> Any:
+    def forward(ctx: Ctx, a: Any, d0: int, d1: int) -> Any:
         ctx.dim0, ctx.dim1 = f.u64(d0), f.u64(d1)
         ctx.dims = (d0, d1)
         return Transpose.view_fn(a._data, d0, d1)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return (f.transpose(g, *ctx.dims) if g.ndim else g), None, None
 
 
@@ -233,7 +214,7 @@ class Permute(Op):
         return np.transpose(x, dims)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dims: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, dims: tuple) -> Any:
         ctx.dims = tuple(f.u64(d) for d in dims)
         ctx.inverse = tuple(
             int(i) for i in np.argsort([d % a._data.ndim for d in dims])
@@ -241,7 +222,7 @@ class Permute(Op):
         return np.transpose(a._data, dims)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return f.permute(g, ctx.inverse), None
 
 
@@ -255,12 +236,12 @@ class Expand(Op):
         return f.broadcast_view(x, shape)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, shape: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, shape: tuple) -> Any:
         ctx.self_sym_sizes = a._data.shape
         return Expand.view_fn(a._data, shape)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return f.sum_to(g, ctx.self_sym_sizes), None
 
 
@@ -283,14 +264,14 @@ class Unsqueeze(Op):
         )
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int) -> Any:
         # the node keeps the dim as given (negative ones as PyTorch's uint64)
         out = Unsqueeze.view_fn(a._data, dim)
         ctx.dim, ctx.axis = f.u64(dim), dim % out.ndim
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return f.squeeze_dim(g, ctx.axis), None
 
 
@@ -304,12 +285,12 @@ class Squeeze(Op):
         return x.reshape(tuple(n for n in x.shape if n != 1))
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         ctx.self_sym_sizes = a._data.shape
         return Squeeze.view_fn(a._data)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         return f.reshape(g, ctx.self_sym_sizes)
 
 
@@ -323,12 +304,12 @@ class SqueezeDim(Op):
         return np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x.view()
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int) -> Any:
         ctx.dim, ctx.self_sym_sizes = f.u64(dim), a._data.shape
         return SqueezeDim.view_fn(a._data, dim)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return f.reshape(g, ctx.self_sym_sizes), None
 
 
@@ -353,7 +334,7 @@ class Select(Op):
         return x[Select.key(x.ndim, dim, index)]
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, index: int) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int, index: int) -> Any:
         x = a._data
         if x.ndim == 0:
             raise IndexError(
@@ -371,7 +352,7 @@ class Select(Op):
         return x[Select.key(x.ndim, dim, index)]
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return select_backward(g, ctx.self_sym_sizes, *ctx.args), None, None
 
 
@@ -396,12 +377,12 @@ class SelectBackward(Op):
     node_name, saved_attrs = "SelectBackwardBackward0", ("dim", "index")
 
     @staticmethod
-    def forward(ctx: Any, g: Any, sizes: tuple, dim: int, index: int) -> Any:
+    def forward(ctx: Ctx, g: Any, sizes: tuple, dim: int, index: int) -> Any:
         ctx.dim, ctx.index, ctx.args = f.u64(dim), f.u64(index), (dim, index)
         return select_backward(g._data, sizes, dim, index)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         dim, index = ctx.args
         if isinstance(gg, f.ndarray):
             return gg[Select.key(gg.ndim, dim, index)], None, None, None
@@ -419,7 +400,7 @@ class Slice(Op):
         return x[(slice(None),) * dim + (s,)]
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, s: slice) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int, s: slice) -> Any:
         x = a._data
         if s.step is not None and s.step <= 0:
             raise ValueError("step must be greater than zero")
@@ -431,7 +412,7 @@ class Slice(Op):
         return x[ctx.key]
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return slice_backward(g, ctx.self_sym_sizes, ctx), None, None
 
 
@@ -451,7 +432,7 @@ class SliceBackward(Op):
     saved_attrs = ("dim", "start", "end", "step")
 
     @staticmethod
-    def forward(ctx: Any, g: Any, sizes: tuple, sliced: Any) -> Any:
+    def forward(ctx: Ctx, g: Any, sizes: tuple, sliced: Any) -> Any:
         ctx.dim, ctx.start, ctx.end, ctx.step = (
             sliced.dim,
             sliced.start,
@@ -462,7 +443,7 @@ class SliceBackward(Op):
         return slice_backward(g._data, sizes, ctx)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         return gg[ctx.key], None, None
 
 
@@ -482,7 +463,7 @@ class Index(Op):
     saved_tensor_lists = ("indices",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, key: Any, indices: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, key: Any, indices: tuple) -> Any:
         ctx.key, ctx.indices, ctx.self_sym_sizes = key, indices, a._data.shape
         # the index tensors are saved, so backward frees them like any other
         ctx.save_for_backward(*[t for t in indices if t is not None])
@@ -492,7 +473,7 @@ class Index(Op):
             raise IndexError(str(e).replace(" axis ", " dimension ")) from None
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         ctx.saved_tensors  # noqa: B018 - raises if an earlier backward freed them
         return f.index_add(g, ctx.self_sym_sizes, ctx.key), None, None
 
@@ -503,7 +484,7 @@ class IndexPut(Op):
     node_name, saved_attrs = "IndexPutBackward0", ("accumulate", "indices")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, v: Any, key: Any, accumulate: bool) -> Any:
+    def forward(ctx: Ctx, a: Any, v: Any, key: Any, accumulate: bool) -> Any:
         if v._data.dtype != a._data.dtype and not v._wrapped_number:
             raise RuntimeError(
                 "Index put requires the source and destination dtypes match, got "
@@ -520,7 +501,7 @@ class IndexPut(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         ga = g
         if not ctx.accumulate:
             mask = np.ones(g.shape, bool)
@@ -549,7 +530,7 @@ class Narrow(Slice):
         return Slice.view_fn(x, dim % x.ndim, s)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, s: slice) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int, s: slice) -> Any:
         out = Slice.forward(ctx, a, dim % a._data.ndim, s)
         ctx.dim = f.u64(dim)
         return out
@@ -562,7 +543,7 @@ class Gather(Op):
     saved_attrs = ("dim", "sparse_grad")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, consts: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int, consts: tuple) -> Any:
         (index,) = consts
         x, idx = a._data, index._data
         (d,) = normalize_dims(dim, x.ndim)
@@ -591,7 +572,7 @@ class Gather(Op):
         return xs[along_key(ids, d)].reshape(idx.shape)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, index = ctx.saved_tensors
         shape, idx = tuple(f.data(a).shape), f.data(index)
         key = along_key(idx.reshape(idx.shape or (1,)), ctx.d)
@@ -634,7 +615,7 @@ def _scatter_target(x: np.ndarray, dim: int, index: Any, src: Any) -> tuple:
 
 
 def _scatter(
-    ctx: Any, a: Any, dim: int, consts: tuple, src: Any, value: Any, add: bool
+    ctx: Ctx, a: Any, dim: int, consts: tuple, src: Any, value: Any, add: bool
 ) -> np.ndarray:
     """What the scatter ops share: checks, saved ``dim`` and ``index``, and a copy
     of ``a`` into which ``src`` (the part the index covers) or the number
@@ -669,11 +650,11 @@ class Scatter(Op):
     node_name, saved, saved_attrs = "ScatterBackward0", ("index",), ("dim",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, consts: tuple, src: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int, consts: tuple, src: Any) -> Any:
         return _scatter(ctx, a, dim, consts, src, None, False)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (index,) = ctx.saved_tensors
         need_a, _, _, need_src = ctx.needs_input_grad
         ga = f.scatter_value(g, ctx.d, index, ctx.key, 0) if need_a else None
@@ -687,11 +668,11 @@ class ScatterValue(Op):
     node_name, saved, saved_attrs = "ScatterBackward1", ("index",), ("dim",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, consts: tuple, value: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int, consts: tuple, value: Any) -> Any:
         return _scatter(ctx, a, dim, consts, None, value, False)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (index,) = ctx.saved_tensors
         return f.scatter_value(g, ctx.d, index, ctx.key, 0), None, None, None
 
@@ -702,11 +683,11 @@ class ScatterAdd(Op):
     node_name, saved, saved_attrs = "ScatterAddBackward0", ("index",), ("dim",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, consts: tuple, src: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int, consts: tuple, src: Any) -> Any:
         return _scatter(ctx, a, dim, consts, src, None, True)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (index,) = ctx.saved_tensors
         need_src = ctx.needs_input_grad[3]
         gs = f.gather(g, ctx.d, index, ctx.key) if need_src else None
@@ -750,7 +731,7 @@ class ScatterReduce(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, a: Any, dim: int, consts: tuple, src: Any, reduce: str, incl: bool
+        ctx: Ctx, a: Any, dim: int, consts: tuple, src: Any, reduce: str, incl: bool
     ) -> Any:
         kind = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # (old names)
         if kind not in _REDUCE_AT:
@@ -767,7 +748,7 @@ class ScatterReduce(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         a, index, src, result = ctx.saved_tensors
         d, key, reduce = ctx.d, ctx.key, ctx.reduce
         if reduce not in _REDUCE_AT:  # "max"/"min" compute, but have no gradient
@@ -843,7 +824,7 @@ class Flip(Op):
     node_name, saved_attrs = "FlipBackward0", ("dims",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dims: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, dims: tuple) -> Any:
         x = a._data
         ctx.dims = tuple(f.u64(d) for d in dims)
         ctx.axes = checked_dims(reduce_dims, dims, x.ndim)
@@ -851,7 +832,7 @@ class Flip(Op):
         return np.flip(x, ctx.axes).copy(order="K")
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return f.flip(g, ctx.axes), None
 
 
@@ -862,7 +843,7 @@ class IndexSelect(Op):
     saved_attrs = ("dim", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, consts: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int, consts: tuple) -> Any:
         (index,) = consts
         x, idx = a._data, index._data
         if idx.ndim > 1:
@@ -884,7 +865,7 @@ class IndexSelect(Op):
         return np.take(x, idx, axis=d) if x.ndim else x.copy()  # 0-d stays 0-d
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (index,) = ctx.saved_tensors
         shape = ctx.self_sym_sizes
         return f.index_add_zeros(g, shape, ctx.dim_arg, ctx.d, index), None, None
@@ -897,7 +878,7 @@ class IndexAdd(Op):
     saved_attrs = ("alpha", "dim", "source_dim")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, consts: tuple, src: Any, alpha: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int, consts: tuple, src: Any, alpha: Any) -> Any:
         (index,) = consts
         x, idx, v = a._data, index._data, src._data
         (d,) = normalize_dims(dim, x.ndim)
@@ -929,7 +910,7 @@ class IndexAdd(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         index, src = ctx.saved_tensors
         gs = None
         if ctx.needs_input_grad[3]:
@@ -955,7 +936,7 @@ class Tril(Op):
     np_fn = staticmethod(np.tril)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, diagonal: int) -> Any:
+    def forward(ctx: Ctx, a: Any, diagonal: int) -> Any:
         x = a._data
         name = ctx.name()[:4].lower()
         if x.ndim < 2:
@@ -964,7 +945,7 @@ class Tril(Op):
         return np.ascontiguousarray(ctx._forward_cls.np_fn(x, diagonal))
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return f.triangle(g, ctx._forward_cls.np_fn, ctx.k), None
 
 
@@ -981,7 +962,7 @@ class Roll(Op):
     node_name, saved_attrs = "RollBackward0", ("dims", "shifts")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, shifts: tuple, dims: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, shifts: tuple, dims: tuple) -> Any:
         x = a._data
         if len(shifts) != len(dims) and (dims or len(shifts) != 1):
             raise RuntimeError(
@@ -996,7 +977,7 @@ class Roll(Op):
         return np.asarray(out, order="C")  # PyTorch's result is row-major
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         # PyTorch rolls back over the dims in reverse order
         back = tuple(-s for s in reversed(ctx.shift_args))
         return f.roll(g, back, tuple(reversed(ctx.dim_args))), None, None
@@ -1039,7 +1020,7 @@ class Diagonal(Op):
         return diagonal_view(x, offset, *_diagonal_dims(x, offset, dim1, dim2))
 
     @staticmethod
-    def forward(ctx: Any, a: Any, offset: int, dim1: int, dim2: int) -> Any:
+    def forward(ctx: Ctx, a: Any, offset: int, dim1: int, dim2: int) -> Any:
         x = a._data
         ctx.args = offset, dim1, dim2
         ctx.offset, ctx.dim1, ctx.dim2 = f.u64(offset), f.u64(dim1), f.u64(dim2)
@@ -1047,7 +1028,7 @@ class Diagonal(Op):
         return ctx._forward_cls.view_fn(x, offset, dim1, dim2)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return diagonal_backward(g, ctx.self_sym_sizes, *ctx.args), None, None, None
 
 
@@ -1079,14 +1060,14 @@ class DiagonalBackward(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, g: Any, sizes: tuple, offset: int, dim1: int, dim2: int
+        ctx: Ctx, g: Any, sizes: tuple, offset: int, dim1: int, dim2: int
     ) -> Any:
         ctx.args = offset, dim1, dim2
         ctx.offset, ctx.dim1, ctx.dim2 = f.u64(offset), f.u64(dim1), f.u64(dim2)
         return diagonal_backward(g._data, sizes, offset, dim1, dim2)
 
     @staticmethod
-    def backward(ctx: Any, gg: Any) -> tuple:
+    def backward(ctx: Ctx, gg: Grad) -> tuple:
         return f.diagonal(gg, *ctx.args), None, None, None, None
 
 
@@ -1096,7 +1077,7 @@ class DiagEmbed(Op):
     node_name, saved_attrs = "DiagEmbedBackward0", ("dim1", "dim2", "offset")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, offset: int, dim1: int, dim2: int) -> Any:
+    def forward(ctx: Ctx, a: Any, offset: int, dim1: int, dim2: int) -> Any:
         x = a._data
         n = x.shape[-1] + abs(offset) if x.ndim else 1 + abs(offset)
         shape = x.shape[:-1] + (n, n)
@@ -1114,7 +1095,7 @@ class DiagEmbed(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return f.diagonal(g, *ctx.args), None, None, None
 
 
@@ -1124,7 +1105,7 @@ class Trace(Op):
     node_name, saved_attrs = "TraceBackward0", ("self_sym_sizes",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         x = a._data
         if x.ndim != 2:
             raise RuntimeError(
@@ -1136,7 +1117,7 @@ class Trace(Op):
         )
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         n, m = ctx.self_sym_sizes
         # PyTorch: zeros(n m).index_fill(0, arange(0, n m, m + 1), g).view(n, m)
         index = np.arange(0, n * m, m + 1, dtype=np.int64)
@@ -1152,7 +1133,7 @@ class IndexFill(Op):
     saved_attrs = ("dim",)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, consts: tuple, value: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, dim: int, consts: tuple, value: Any) -> Any:
         (index,) = consts
         x, idx = a._data, index._data
         v = value._data if hasattr(value, "_data") else value
@@ -1170,7 +1151,7 @@ class IndexFill(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         (index,) = ctx.saved_tensors
         need_a, need_v = ctx.needs_input_grad[0], ctx.needs_input_grad[3]
         idx = f.data(index).reshape(-1)
@@ -1196,7 +1177,7 @@ class Cat(Op):
     node_name, saved_attrs = "CatBackward0", ("dim",)
 
     @staticmethod
-    def forward(ctx: Any, *args: Any) -> Any:
+    def forward(ctx: Ctx, *args: Any) -> Any:
         *tensors, dim = args
         xs = [t._data for t in tensors]
         for i, x in enumerate(xs):
@@ -1225,7 +1206,7 @@ class Cat(Op):
         return out if out.dtype == want else out.astype(want)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         lead, grads, start = (slice(None),) * ctx.d, [], 0
         for n in ctx.sizes:
             grads.append(g[lead + (slice(start, start + n),)])
@@ -1239,7 +1220,7 @@ class Stack(Op):
     node_name, saved_attrs = "StackBackward0", ("dim",)
 
     @staticmethod
-    def forward(ctx: Any, *args: Any) -> Any:
+    def forward(ctx: Ctx, *args: Any) -> Any:
         *tensors, dim = args
         xs = [t._data for t in tensors]
         (d,) = normalize_dims(dim, xs[0].ndim + 1)
@@ -1255,7 +1236,7 @@ class Stack(Op):
         return out if out.dtype == want else out.astype(want)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         lead = (slice(None),) * ctx.d
         return (*[g[lead + (i,)] for i in range(ctx.n)], None)
 
@@ -1281,7 +1262,7 @@ class Repeat(Op):
     node_name, saved_attrs = "RepeatBackward0", ("repeats", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, repeats: tuple) -> Any:
+    def forward(ctx: Ctx, a: Any, repeats: tuple) -> Any:
         x = a._data
         if len(repeats) < x.ndim:
             raise RuntimeError(
@@ -1292,7 +1273,7 @@ class Repeat(Op):
         return np.tile(x, repeats) if repeats else x.copy()
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         reps, shape = ctx.repeats, ctx.self_sym_sizes
         if 0 in reps:
             return f.zeros(shape, g), None
@@ -1337,7 +1318,7 @@ class Split(Op):
         return tuple(out)
 
     @staticmethod
-    def forward(ctx: Any, a: Any, split_size: int, dim: int) -> tuple:
+    def forward(ctx: Ctx, a: Any, split_size: int, dim: int) -> tuple:
         x = a._data
         if x.ndim == 0:
             raise RuntimeError("split expects at least a 1-dimensional tensor")
@@ -1352,7 +1333,7 @@ class Split(Op):
         return Split.view_fn(x, split_size, dim)
 
     @staticmethod
-    def backward(ctx: Any, *grads: Any) -> tuple:
+    def backward(ctx: Ctx, *grads: Any) -> tuple:
         return f.cat(list(grads), ctx.d), None, None
 
 
@@ -1371,7 +1352,7 @@ class SplitWithSizes(Split):
     saved_attrs = ("dim", "self_sym_sizes", "split_sizes")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, split_sizes: tuple, dim: int) -> tuple:
+    def forward(ctx: Ctx, a: Any, split_sizes: tuple, dim: int) -> tuple:
         x = a._data
         if x.ndim == 0:
             raise RuntimeError("split expects at least a 1-dimensional tensor")
@@ -1398,7 +1379,7 @@ class Unbind(Op):
         return tuple(x[lead + (i, Ellipsis)] for i in range(x.shape[dim]))
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int) -> tuple:
+    def forward(ctx: Ctx, a: Any, dim: int) -> tuple:
         x = a._data
         (ctx.d,) = normalize_dims(dim, x.ndim)
         if x.ndim == 0:
@@ -1407,7 +1388,7 @@ class Unbind(Op):
         return Unbind.view_fn(x, dim)
 
     @staticmethod
-    def backward(ctx: Any, *grads: Any) -> tuple:
+    def backward(ctx: Ctx, *grads: Any) -> tuple:
         return f.stack(list(grads), ctx.d), None
 
 
@@ -1422,14 +1403,14 @@ class Copy(Op):
     node_name, node_base = "CopyBackwards", CopyNode
 
     @staticmethod
-    def forward(ctx: Any, dst: Any, src: Any) -> Any:
+    def forward(ctx: Ctx, dst: Any, src: Any) -> Any:
         ctx.src_shape = src._data.shape
         out = np.empty_like(dst._data)
         out[...] = src._data  # broadcasts and casts into dst's shape and dtype
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return g * 0, f.sum_to(g, ctx.src_shape)
 
 
@@ -1439,11 +1420,11 @@ class Zero(Op):
     node_name = "ZeroBackward0"
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         return np.zeros_like(a._data)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> Any:
+    def backward(ctx: Ctx, g: Grad) -> Any:
         return g * 0
 
 
@@ -1453,11 +1434,11 @@ class Fill(Op):
     node_name = "FillBackward2"
 
     @staticmethod
-    def forward(ctx: Any, a: Any, value: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, value: Any) -> Any:
         return np.full_like(a._data, value)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return g * 0, None
 
 
@@ -1467,7 +1448,7 @@ class FillTensor(Op):
     node_name = "FillBackward3"
 
     @staticmethod
-    def forward(ctx: Any, a: Any, v: Any) -> Any:
+    def forward(ctx: Ctx, a: Any, v: Any) -> Any:
         if v._data.ndim:
             raise RuntimeError(
                 "fill_ only supports 0-dimension value tensor but got tensor with "
@@ -1476,7 +1457,7 @@ class FillTensor(Op):
         return np.full_like(a._data, v._data)
 
     @staticmethod
-    def backward(ctx: Any, g: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad) -> tuple:
         return g * 0, g.sum()
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from ._common import Op, constant, preserve_layout
+from ._common import Ctx, Grad, Op, constant, preserve_layout
 from .reduction import (
     MaxAll,
     _return_type,
@@ -36,7 +36,7 @@ class _Selecting(Op):
     _abstract = True
 
     @staticmethod
-    def _pick(ctx: Any, a: Any, dim: int, idx: np.ndarray, keepdim: bool) -> tuple:
+    def _pick(ctx: Ctx, a: Any, dim: int, idx: np.ndarray, keepdim: bool) -> tuple:
         """The values at ``idx`` along ``dim``, the indices as a tensor without
         gradient, and what backward needs (indices, dim, sizes)."""
         x = a._data
@@ -52,7 +52,7 @@ class _Selecting(Op):
         return np.asarray(values, order="C"), indices
 
     @staticmethod
-    def backward(ctx: Any, g: Any, _: Any) -> tuple:
+    def backward(ctx: Ctx, g: Grad, _: Any) -> tuple:
         (indices,) = ctx.saved_tensors
         sizes, keepdim = ctx.self_sym_sizes, ctx.keepdim
         grad = value_selecting_backward(g, ctx.dim_arg, ctx.d, indices, sizes, keepdim)
@@ -71,7 +71,7 @@ class Sort(_Selecting):
     saved_attrs = ("dim", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, descending: bool) -> tuple:
+    def forward(ctx: Ctx, a: Any, dim: int, descending: bool) -> tuple:
         idx = _sorted_indices(a._data, dim, descending)
         values, indices = _Selecting._pick(ctx, a, dim, idx, True)
         # both in the input's memory order, as PyTorch lays them out
@@ -93,7 +93,7 @@ class Topk(_Selecting):
     saved_attrs = ("dim", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, k: int, dim: int, largest: bool) -> tuple:
+    def forward(ctx: Ctx, a: Any, k: int, dim: int, largest: bool) -> tuple:
         x = a._data
         n = x.shape[normalize_dims(dim, x.ndim)[0]] if x.ndim else 1
         if not 0 <= k <= n:
@@ -119,7 +119,7 @@ class Kthvalue(_Selecting):
     saved_attrs = ("dim", "keepdim", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, k: int, dim: int, keepdim: bool) -> tuple:
+    def forward(ctx: Ctx, a: Any, k: int, dim: int, keepdim: bool) -> tuple:
         x = a._data
         (d,) = normalize_dims(dim, x.ndim)
         n = x.shape[d] if x.ndim else 1
@@ -138,7 +138,7 @@ class MedianDim(_Selecting):
     saved_attrs = ("dim", "keepdim", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx: Any, a: Any, dim: int, keepdim: bool) -> tuple:
+    def forward(ctx: Ctx, a: Any, dim: int, keepdim: bool) -> tuple:
         x = a._data
         (d,) = normalize_dims(dim, x.ndim)
         if x.ndim and x.shape[d] == 0:
@@ -168,7 +168,7 @@ class MedianAll(MaxAll):
     node_name, saved = "MedianBackward0", ("self", "result")
 
     @staticmethod
-    def forward(ctx: Any, a: Any) -> Any:
+    def forward(ctx: Ctx, a: Any) -> Any:
         out = np.asarray(lower_median(a._data))
         ctx.save_for_backward(a, out)
         return out

@@ -15,6 +15,7 @@ from .. import grad_mode
 from .._tensor import Tensor
 from ..creation import full_like, tensor, zeros_like
 from ..nn.module import typename as _typename
+from ..nn.module import zero_grads
 
 
 class Optimizer:
@@ -79,18 +80,8 @@ class Optimizer:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Forget every parameter's gradient (or zero it in place)."""
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+        params = (p for group in self.param_groups for p in group["params"])
+        zero_grads(params, set_to_none)
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; ``closure`` (optional)
