@@ -1,4 +1,5 @@
-"""Matrix products: dot, mv, mm, bmm (``@`` picks one by the operands' ranks)."""
+"""Matrix products: dot, mv, mm, bmm. ``@`` (``_tensor_base.matmul``) picks
+one of them by the operands' ranks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Elementwise functions of one tensor."""
+"""Elementwise math: exp and log, trigonometric and hyperbolic functions,
+rounding, sqrt and rsqrt, erf, relu, sigmoid, tanh, leaky_relu, gelu and
+softplus with their fused second-order nodes; a few of two tensors too
+(atan2, logaddexp, hypot, xlogy). (The ELU family and other activations are in
+activation.py, softmax in nn.py.)"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Reductions: sum and mean, over everything or over some dims."""
+"""Reductions, over everything or along dims: sum, mean, max/min (and
+amax/amin), var and std, prod, logsumexp, vector_norm, and the running ones
+cumsum and cumprod; with the dim helpers the other families share."""
 
 from __future__ import annotations
 
