@@ -32,7 +32,8 @@ from ._dtype import (
 )
 from ._generator import Generator, default_generator
 from ._tensor import Tensor
-from ._tensor_base import Size, matmul
+from ._tensor_base import Size
+from ._tensor_base import matmul as _matmul
 from ._tensor_str import get_printoptions, set_printoptions
 from ._warn import mute_numpy_warnings
 from ._warn import warn as _warn
@@ -91,9 +92,25 @@ def numel(t: Tensor) -> int:
     return t.numel()
 
 
+def _into(out: Tensor, result: Tensor, name: str) -> Tensor:
+    """``out=``: the result written into ``out`` (no graph, as in PyTorch)."""
+    if result.requires_grad:
+        raise RuntimeError(
+            f"{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
+    if out.shape == result.shape:
+        out._data[...] = result._data
+    else:  # PyTorch resizes ``out`` to the result's shape
+        out._data = result._data.astype(out._data.dtype)
+    out._vc.value += 1
+    return out
+
+
 def _method(name: str) -> Any:
-    def fn(t: Tensor, *args: Any, **kwargs: Any) -> Any:
-        return getattr(t, name)(*args, **kwargs)
+    def fn(t: Tensor, *args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        result = getattr(t, name)(*args, **kwargs)
+        return result if out is None else _into(out, result, name)
 
     fn.__name__ = name
     fn.__doc__ = f"``minigrad.{name}(t, ...)`` is ``t.{name}(...)``."
@@ -120,6 +137,12 @@ for _name in (
 ).split():
     globals()[_name] = _method(_name)
 del _name
+
+
+def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``input @ other`` (dot, mv, mm or batched by the ranks)."""
+    result = _matmul(input, other)
+    return result if out is None else _into(out, result, "matmul")
 
 
 def cat(tensors: Any, dim: int = 0) -> Tensor:

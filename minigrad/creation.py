@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype as dt
+from . import grad_mode
 from ._generator import Generator, default_generator
 from ._tensor import Tensor
 from ._tensor_base import _shape_arg
@@ -373,3 +374,36 @@ def randn_like(
     device: Any = None,
 ) -> Tensor:
     return _like(t, randn, dtype, requires_grad)
+
+
+# ---- in-place random fills (``t.uniform_(a, b)``, ``t.normal_()``), bound onto
+# the Tensor here: they draw from the generator, which sits above the Tensor in
+# the import order.
+def _fill_randomly(t: Tensor, values: np.ndarray) -> Tensor:
+    if t.requires_grad and t.is_leaf and grad_mode.is_grad_enabled():
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    t._data[...] = values
+    t._vc.value += 1
+    return t
+
+
+def _uniform_(
+    self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: Any = None
+) -> Tensor:
+    """Fill with U(from, to) in place."""
+    gen = generator or default_generator
+    return _fill_randomly(self, gen.uniform(self.shape, self._data.dtype, from_, to))
+
+
+def _normal_(
+    self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None
+) -> Tensor:
+    """Fill with N(mean, std²) in place."""
+    gen = generator or default_generator
+    return _fill_randomly(self, gen.normal(self.shape, self._data.dtype, mean, std))
+
+
+Tensor.uniform_ = _uniform_
+Tensor.normal_ = _normal_

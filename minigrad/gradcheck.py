@@ -10,6 +10,7 @@ import numpy as np
 
 from . import engine
 from ._dtype import float64
+from ._generator import default_generator
 from ._tensor import Tensor
 from ._tensor_str import tensor_repr
 
@@ -105,17 +106,40 @@ def gradcheck(
     return True
 
 
-def gradgradcheck(func: Callable, inputs: Any, **kwargs: Any) -> bool:
-    """Check second derivatives: gradcheck of the function's gradients."""
+def gradgradcheck(
+    func: Callable, inputs: Any, grad_outputs: Any = None, **kwargs: Any
+) -> bool:
+    """Check second derivatives, as PyTorch does: gradcheck of the map
+    (inputs, grad_outputs) -> vector-Jacobian product, with ``grad_outputs``
+    drawn from U(-1, 1) by the default generator when not given (so the
+    stream moves on as PyTorch's does)."""
+    kwargs.pop("gen_non_contig_grad_outputs", None)
     inputs = _as_tuple(inputs)
 
-    def first_grads(*xs: Any) -> tuple:
-        outs = _as_tuple(func(*xs))
-        total = sum((o * o).sum() if o.dim() else o * o for o in outs) / 2
-        diff = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]
-        return engine.grad(total, diff, create_graph=True, allow_unused=True)
+    def differentiable(outs: Any) -> list:
+        return [o for o in _as_tuple(outs) if isinstance(o, Tensor) and o.requires_grad]
 
-    return gradcheck(first_grads, inputs, **kwargs)
+    if grad_outputs is None:
+        grad_outputs = tuple(
+            Tensor._make(default_generator.uniform(o.shape, o._data.dtype, -1, 1), True)
+            for o in differentiable(func(*inputs))
+        )
+    grad_outputs = _as_tuple(grad_outputs)
+    n = len(inputs)
+
+    def vjp(*args: Any) -> tuple:
+        xs = args[:n]
+        diff = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]
+        grads = engine.grad(
+            differentiable(func(*xs)),
+            diff,
+            args[n:],
+            create_graph=True,
+            allow_unused=True,
+        )
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(vjp, inputs + grad_outputs, **kwargs)
 
 
 def _fmt(a: np.ndarray, x: Tensor) -> str:

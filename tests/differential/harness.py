@@ -168,3 +168,39 @@ def diff(expected: str, actual: str, name: str = "program") -> str:
         tofile=f"{name} [minigrad]",
     )
     return "".join(lines)
+
+
+# A number as printed: 12, -0.5, 1.2500e-03, 3.14159, inf, nan.
+_NUMBER_RE = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|-?\binf\b|\bnan\b")
+
+
+def _last_digit(text: str) -> float:
+    """One unit in the last printed digit of a number: ``0.1235`` -> 1e-4."""
+    mantissa, _, exponent = text.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 10.0 ** (int(exponent or 0) - decimals)
+
+
+def close_transcripts(
+    expected: str, actual: str, rtol: float = 1e-5, atol: float = 1e-6
+) -> bool:
+    """Equal transcripts but for float32 noise in the numbers.
+
+    For programs whose sums run in another order than PyTorch's (a matmul, a
+    long training loop): every non-number character must be equal, and each
+    number may differ by ``rtol`` relative, by ``atol`` (a value that is zero
+    up to float32 rounding, such as 8e-12 against -5e-10), or by one unit in
+    its last printed digit (a value just below a rounding boundary in one
+    framework and just above it in the other).  Integers must be equal.
+    """
+    if _NUMBER_RE.sub("#", expected) != _NUMBER_RE.sub("#", actual):
+        return False
+    for want, got in zip(_NUMBER_RE.findall(expected), _NUMBER_RE.findall(actual)):
+        if want == got:
+            continue
+        if not any(c in want + got for c in ".eE") or "n" in want + got:
+            return False  # integers, inf and nan are exact
+        a, b = float(want), float(got)
+        if abs(a - b) > max(rtol * abs(a), atol, 1.01 * _last_digit(want)):
+            return False
+    return True
