@@ -1,16 +1,18 @@
-"""Public PyTorch lessons, unmodified, print the same under minigrad.
+"""PyTorch lessons written by others, unmodified, print the same under minigrad.
 
-Each file in ``corpus/`` is a lesson somebody else wrote (its source and
-license are named at its top), shrunk to small deterministic inputs.  It runs
-as ``python lesson.py`` under PyTorch 2.13 and as ``python -m minigrad
-lesson.py`` (the entry point a teacher uses, imports untouched); the printed
-transcripts must agree, numbers up to float32 noise (``close_transcripts``),
-since a matmul or a long loop sums in another order than PyTorch's kernels.
+Point ``MINIGRAD_CORPUS`` at a folder of lesson scripts (tutorials, docs pages,
+course code you teach from, shrunk to small deterministic inputs, ``import
+torch`` lines as written). Each runs as ``python lesson.py`` under PyTorch 2.13
+and as ``python -m minigrad lesson.py`` (the entry point a teacher uses,
+imports untouched); the printed transcripts must agree, numbers up to float32
+noise (``close_transcripts``), since a matmul or a long loop sums in another
+order than PyTorch's kernels.
+
+The project does not ship such a corpus: code taken from public sources is not
+committed here. Without ``MINIGRAD_CORPUS`` these tests are skipped.
 
 A lesson that fails under PyTorch 2.13 as written (old code, or a tutorial's
 own bug) stays: minigrad must print the same and fail with the same error.
-Lessons that still differ are listed in ``STILL_DIFFERENT`` with the reason
-(and in the README's known differences); they are not run.
 """
 
 from __future__ import annotations
@@ -27,15 +29,12 @@ from harness import close_transcripts, diff, normalize
 pytest.importorskip("torch")
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = Path(__file__).parent / "corpus"
+_FOLDER = os.environ.get("MINIGRAD_CORPUS")
+CORPUS = Path(_FOLDER) if _FOLDER else None
+if CORPUS is None:
+    pytest.skip("set MINIGRAD_CORPUS to a folder of lessons", allow_module_level=True)
 
-# lesson file -> why its transcript still differs from PyTorch's
-STILL_DIFFERENT: dict[str, str] = {
-    "d2l_ndarray.py": "prints id(Z), a memory address that differs on every run "
-    "(under PyTorch too)",
-}
-
-LESSONS = sorted(p for p in CORPUS.glob("*.py") if p.name not in STILL_DIFFERENT)
+LESSONS = sorted(CORPUS.glob("*.py"))
 
 
 def _python(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -68,22 +67,6 @@ def _minigrad_transcript(lesson: Path) -> str:
     result = _python("-m", "minigrad", lesson.name, cwd=lesson.parent)
     lines = result.stderr.strip().splitlines() or [""]
     return _transcript(result.stdout, result.returncode, lines[-1], "minigrad")
-
-
-def test_corpus_is_big_enough() -> None:
-    assert len(LESSONS) >= 30, [p.name for p in LESSONS]
-
-
-def test_every_lesson_names_its_source_and_license() -> None:
-    for lesson in sorted(CORPUS.glob("*.py")):
-        head = lesson.read_text(encoding="utf-8").splitlines()[:6]
-        assert any(line.startswith("# Source: https://") for line in head), lesson
-        assert any(line.startswith("# License: ") for line in head), lesson
-
-
-def test_still_different_lessons_exist() -> None:
-    for name in STILL_DIFFERENT:
-        assert (CORPUS / name).is_file(), name
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[p.name for p in LESSONS])
