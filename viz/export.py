@@ -201,7 +201,11 @@ def _finish(stepper: BackwardStepper) -> None:
 
 def _title(stepper: BackwardStepper, k: int) -> str:
     frame = stepper.frames[k - 1] if k else None
-    title = stepper.describe(frame)["title"]
+    about = stepper.describe(frame)
+    # the caption a slide needs: "Step 3 of 8: MulBackward0 — l3 = l1 * w3"
+    title = about["title"]
+    if frame is not None:
+        title = f"{about['step']}: {title}"
     if frame is not None and frame.error:
         title += " (raised an error)"
     return title
