@@ -326,6 +326,7 @@ def test_stopping_mid_way_ends_the_worker_and_unhooks(how: str) -> None:
     loss, params = seed(torch)
     refs = [weakref.ref(loss)]
     stepper = BackwardStepper(loss, params=params, retain_graph=True)
+    widget = None
     stepper.goto(3)
     assert not no_worker_left()
     if how == "reset":
@@ -349,10 +350,8 @@ def test_stopping_mid_way_ends_the_worker_and_unhooks(how: str) -> None:
     params["w1"].grad = None
     loss.backward()
     assert params["w1"].grad.item() == 28.0
-    if how == "widget":  # a closed widget's graph is issue 13's (its controls)
-        return
     del loss
-    stepper = None  # noqa: F841
+    stepper = widget = None  # noqa: F841
     assert graph_is_freed(refs)
 
 
