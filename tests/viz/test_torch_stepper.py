@@ -438,3 +438,19 @@ def _root() -> str:
     from pathlib import Path
 
     return str(Path(__file__).resolve().parents[2])
+
+
+def test_pdf_gif_png_and_forward_exports_of_torch_frames(tmp_path: Any) -> None:
+    from test_viz_render import pdf_text
+
+    loss, params = seed(torch)
+    stepper = BackwardStepper(loss, params=params)
+    n = stepper.total
+    pdf = pdf_text(stepper.save(tmp_path / "steps.pdf").read_bytes())
+    assert b"Step 1 of" in pdf and b"MeanBackward0" in pdf
+    assert stepper.save(tmp_path / "steps.gif").read_bytes()[:6] == b"GIF89a"
+    folder = stepper.save(tmp_path / "frames", fmt="png", view="forward")
+    pngs = sorted(folder.glob("*.png"))
+    assert len(pngs) == n + 1  # the frame before the first step, then one per node
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
+    assert stepper.done and no_worker_left()
