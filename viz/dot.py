@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import html
+import math
 import re
 from dataclasses import dataclass
 
@@ -113,7 +114,7 @@ LEGEND_TEXT = {
     "accumulate": "AccumulateGrad (writes leaf.grad)",
     "op": "operation",
     "saved": "saved tensor (_saved_*)",
-    "saved-freed": "saved tensor, freed",
+    "saved-freed": "saved tensor, freed by backward() (struck through)",
     "saved-stale": "saved tensor, changed in place",
 }
 
@@ -157,36 +158,78 @@ def esc(text: object) -> str:
 
 
 class _Label:
-    """Builds an HTML-like label, one table row per line; escapes all text."""
+    """Builds an HTML-like label, one table row per line; escapes all text.
 
-    def __init__(self, theme: Theme) -> None:
+    ``struck``: every line struck through and muted (a freed saved slot shows
+    what it held, crossed out: the same text, so the same size)."""
+
+    def __init__(self, theme: Theme, struck: bool = False) -> None:
         self.theme = theme
         self.rows: list[str] = []
+        self.struck = struck
+
+    def _text(self, text: str) -> str:
+        return f"<s>{esc(text)}</s>" if self.struck else esc(text)
 
     def title(self, text: str) -> _Label:
-        self.rows.append(f"<td><b>{esc(text)}</b></td>")
+        body = f"<b>{self._text(text)}</b>"
+        if self.struck:
+            body = f'<font color="{self.theme.muted}">{body}</font>'
+        self.rows.append(f"<td>{body}</td>")
         return self
 
     def small(self, text: str) -> _Label:
         c = self.theme.muted
         self.rows.append(
             f'<td><font point-size="{self.theme.small_pt}" color="{c}">'
-            f"{esc(text)}</font></td>"
+            f"{self._text(text)}</font></td>"
         )
         return self
 
-    def mono(self, text: str) -> _Label:
-        """Numbers, one row per line, left-aligned inside a centred block."""
-        body = "<br/>".join(esc(r) for r in text.splitlines())
+    def mono(self, text: str, room: str | None = None) -> _Label:
+        """Numbers, one row per line, left-aligned inside a centred block.
+
+        ``room``: text whose size the cell keeps whatever ``text`` is (when
+        ``text`` fits in it), so the node keeps its size when ``text`` changes
+        (a leaf's grad before and after backward)."""
+        body = "<br/>".join(self._text(r) for r in text.splitlines())
         size = self.theme.small_pt
         font = f'<font face="{MONO}" point-size="{size}">{body}</font>'
-        self.rows.append(f'<td balign="left">{font}</td>')
+        cell = '<td balign="left"'
+        if room is not None and _fits(text, room):
+            w, h = _mono_box(room, float(size))
+            cell += f' fixedsize="true" width="{w}" height="{h}"'
+        self.rows.append(f"{cell}>{font}</td>")
         return self
 
     def html(self) -> str:
         rows = "".join(f"<tr>{r}</tr>" for r in self.rows)
         table = '<table border="0" cellborder="0" cellspacing="0" cellpadding="1">'
         return f"<{table}{rows}</table>>"
+
+
+def _extent(text: str) -> tuple[int, int]:
+    """(lines, characters of the longest line) of monospaced text."""
+    lines = text.splitlines() or [""]
+    return len(lines), max(len(line) for line in lines)
+
+
+def _widest(a: str, b: str) -> str:
+    """Text as wide as the wider and as tall as the taller of ``a`` and ``b``."""
+    (na, wa), (nb, wb) = _extent(a), _extent(b)
+    return "\n".join(["x" * max(wa, wb)] * max(na, nb))
+
+
+def _fits(text: str, room: str) -> bool:
+    (n, w), (room_n, room_w) = _extent(text), _extent(room)
+    return n <= room_n and w <= room_w
+
+
+def _mono_box(text: str, pt: float) -> tuple[int, int]:
+    """Points a cell of Courier ``text`` takes (cellpadding 1): Courier is
+    monospaced, 0.6 em a character, lines 1.2 em apart (both engines)."""
+    lines, width = _extent(text)
+    return math.ceil(width * 0.6 * pt) + 2, math.ceil(lines * 1.2 * pt) + 2
 
 
 DETAILS = ("beginner", "expert")
@@ -225,8 +268,11 @@ def _tensor_label(
         lab.small(" ".join(meta))
     if show_values and t.value:
         lab.mono(t.value)
-    if t.grad is not None:
-        lab.small("grad:").mono(t.grad)
+    if t.grad is not None or (t.requires_grad and t.is_leaf) or t.retains_grad:
+        # the grad keeps the room of the values (or of "None") before and after
+        # backward(), so filling it in moves no node
+        room = _widest("None", t.value)
+        lab.small("grad:").mono("None" if t.grad is None else t.grad, room)
     flags = []
     if t.retains_grad:
         flags.append("retains_grad")
@@ -287,8 +333,11 @@ _STALE_OF = re.compile(r"which is (output \d+ of \w+)")
 def _saved_label(
     s: SavedSlot, g: Graph, theme: Theme, show_values: bool, expert: bool = True
 ) -> str:
-    lab = _Label(theme).title(s.attr)
-    if s.state == "freed":
+    """A slot's label. A freed slot whose tensor is known (`SLOT_MEMORY`: the
+    graph was drawn before backward) shows what it held, struck through, so
+    it keeps its size and the drawing its layout."""
+    lab = _Label(theme, struck=s.remembered).title(s.attr)
+    if s.state == "freed" and not s.remembered:
         return lab.small("freed by backward()").html()
     if s.state == "stale":
         # which tensor (as PyTorch names it) and its version now vs when saved
@@ -305,7 +354,8 @@ def _saved_label(
         if t.name is not None:
             lab.small(f"is {t.name}")
         if show_values and t.value:
-            lab.mono(t.value)
+            # a cell of fixed size: struck-through lines are spaced differently
+            lab.mono(t.value, room=t.value)
     return lab.html()
 
 
@@ -382,6 +432,7 @@ def _node(
     theme: Theme,
     classes: str = "",
     output: bool = False,
+    tooltip: str | None = None,
 ) -> None:
     shape, style, penwidth = SHAPES[kind]
     fill, border = theme.colors[kind]
@@ -396,6 +447,7 @@ def _node(
             "color": border,
             "penwidth": penwidth,
             "peripheries": "2" if output else "1",
+            "tooltip": tooltip,
         }
     )
     dot.body.append(f"\t{_quote(nid)} [{attrs}]\n")
@@ -587,10 +639,14 @@ def backward_dot(
     if show_saved:
         for s in g.saved.values():
             kind = "saved" if s.state == "ok" else f"saved-{s.state}"
-            if kind not in kinds:
-                kinds.append(kind)
+            # saved and freed both, before and after backward(): the legend
+            # is the same on both slides (and the layout with it)
+            for k in ("saved", "saved-freed", kind):
+                if k not in kinds:
+                    kinds.append(k)
             label = _saved_label(s, g, th, show_values, expert)
-            _node(dot, p + s.id, label, kind, th, "saved")
+            tooltip = "freed by backward()" if s.remembered else None
+            _node(dot, p + s.id, label, kind, th, "saved", tooltip=tooltip)
             _edge(
                 dot,
                 p + s.node,

@@ -16,10 +16,11 @@ they depend only on the graph's structure and are stable from run to run.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import re
 import warnings
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -116,6 +117,8 @@ class SavedSlot:
     saved_version: int | None = None
     version_now: int | None = None  # stale slots: the tensor's version today
     detail: str = ""  # error text for freed / stale slots
+    # a freed slot whose tensor is known from an earlier walk (`SLOT_MEMORY`)
+    remembered: bool = False
 
     @property
     def attr(self) -> str:
@@ -369,6 +372,49 @@ def _attr_names(node: AutogradNode) -> tuple[tuple[str, ...], tuple[str, ...]]:
 _VERSION_RE = re.compile(r"is at version (\d+); expected version (\d+)")
 
 
+# ------------------------------------------------------- freed slots' memory
+
+
+class _SlotMemory:
+    """What each saved slot held when a graph was walked before backward().
+
+    backward() frees saved tensors: reading ``_saved_self`` afterwards raises,
+    so a later walk cannot tell which tensor a freed slot was, and the drawing
+    would lose the slot's link (and the tensors only the slot reached), which
+    moves every node. A walk that finds a freed slot it saw before keeps the
+    slot's tensor, so the drawing keeps its structure (marked freed).
+
+    Keyed by the node object. PyTorch's nodes take no weak references, so an
+    entry holds its node (keeping ``id()`` valid); only small graphs (lesson
+    sized) are remembered, and only the most recent `MAX_NODES` nodes.
+    """
+
+    MAX_GRAPH = 300  # nodes in one walk; larger graphs are not remembered
+    MAX_NODES = 1500  # nodes over all walks; the oldest are forgotten first
+
+    def __init__(self) -> None:
+        # id(node) -> (node, slot -> (tensor key, tensor info at save time))
+        self.entries: OrderedDict[int, tuple[Any, dict[str, tuple]]] = OrderedDict()
+
+    def remember(self, node: Any, slots: dict[str, tuple]) -> None:
+        self.entries.pop(id(node), None)
+        self.entries[id(node)] = (node, slots)
+        while len(self.entries) > self.MAX_NODES:
+            self.entries.popitem(last=False)
+
+    def recall(self, node: Any, slot: str) -> tuple | None:
+        entry = self.entries.get(id(node))
+        if entry is None or entry[0] is not node:
+            return None
+        return entry[1].get(slot)
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+
+SLOT_MEMORY = _SlotMemory()
+
+
 # ------------------------------------------------------------------- the walk
 
 
@@ -425,6 +471,9 @@ class _Builder:
         self.queue: deque[AutogradNode] = deque()
         self.param_names = {self._key(t): name for name, t in params}
         self.params = params
+        self.nodes: dict[str, AutogradNode] = {}  # function id -> node
+        self.slot_keys: dict[str, tuple] = {}  # readable slot id -> tensor key
+        self.recalled: set[str] = set()  # tensor ids known only from memory
 
     # Identity of a tensor: leaves by object, results by (grad_fn, output_nr),
     # because PyTorch hands out a fresh object for a saved output.
@@ -465,12 +514,16 @@ class _Builder:
         """Register ``t`` (once) and return its id."""
         key = self._key(t)
         tid = self.tensor_ids.get(key)
-        if tid is not None:
+        if tid is not None and tid not in self.recalled:
             info = self.g.tensors[tid]
             if name is not None and info.name is None:
                 info.name = name
             return tid
-        tid = self.tensor_ids[key] = f"t{len(self.tensor_ids)}"
+        if tid is None:
+            tid = self.tensor_ids[key] = f"t{len(self.tensor_ids)}"
+        else:  # known from memory so far, met alive now: read it afresh
+            self.recalled.discard(tid)
+            name = name if name is not None else self.g.tensors[tid].name
         is_leaf = bool(t.is_leaf)
         retains = bool(getattr(t, "retains_grad", False))
         grad = None
@@ -498,6 +551,43 @@ class _Builder:
         )
         return tid
 
+    def recall(self, node: AutogradNode, slot: str) -> str | None:
+        """The tensor id of a freed slot that `SLOT_MEMORY` saw readable."""
+        found = SLOT_MEMORY.recall(node, slot)
+        if found is None:
+            return None
+        key, info, producer, _leaf = found
+        tid = self.tensor_ids.get(key)
+        if tid is None:
+            tid = self.tensor_ids[key] = f"t{len(self.tensor_ids)}"
+            info = copy.copy(info)
+            info.id, info.grad = tid, None
+            info.name = self.param_names.get(key, info.name)
+            if producer is not None:  # in walk order, as a live tensor would
+                info.producer = (self.function_id(producer[0]), producer[1])
+            self.g.tensors[tid] = info
+            self.recalled.add(tid)
+        return tid
+
+    def _remember(self) -> None:
+        """Tell `SLOT_MEMORY` what each readable slot of a small graph holds."""
+        if len(self.fn_ids) > SLOT_MEMORY.MAX_GRAPH:
+            return
+        for fid, node in self.nodes.items():
+            held = {}
+            for sid in self.g.functions[fid].saved:
+                if sid in self.slot_keys:
+                    key, t = self.slot_keys[sid]
+                    nr = int(getattr(t, "output_nr", 0))
+                    producer = None if t.grad_fn is None else (t.grad_fn, nr)
+                    info = self.g.tensors[self.g.saved[sid].tensor]
+                    # a leaf's key is its id(), valid while it lives: hold it
+                    # (a result is known by its grad_fn, held by the node)
+                    leaf = t if producer is None else None
+                    held[self.g.saved[sid].slot] = (key, info, producer, leaf)
+            if held:
+                SLOT_MEMORY.remember(node, held)
+
     def show(self, tid: str) -> None:
         if tid not in self.g.shown_tensors:
             self.g.shown_tensors.append(tid)
@@ -506,6 +596,7 @@ class _Builder:
         fid = self.fn_ids[id(node)]
         info = FunctionInfo(id=fid, name=node_name(node))
         self.g.functions[fid] = info
+        self.nodes[fid] = node
         variable = getattr(node, "variable", None)
         if variable is not None and is_tensor(variable):
             info.variable = self.tensor(variable)
@@ -528,7 +619,7 @@ class _Builder:
             try:
                 value = getattr(node, attr)
             except Exception as exc:  # freed by backward, or changed in place
-                self._add_slot(info, slot, None, exc)
+                self._add_slot(info, slot, None, exc, node)
                 continue
             if is_tensor(value):
                 self._add_slot(info, slot, value)
@@ -542,7 +633,12 @@ class _Builder:
                 info.attrs[slot] = _short_repr(value)
 
     def _add_slot(
-        self, info: FunctionInfo, slot: str, t: Any, exc: Exception | None = None
+        self,
+        info: FunctionInfo,
+        slot: str,
+        t: Any,
+        exc: Exception | None = None,
+        node: AutogradNode | None = None,
     ) -> None:
         self._check_size()
         sid = f"{info.id}-" + re.sub(r"[^A-Za-z0-9_]+", "-", slot).strip("-")
@@ -550,6 +646,7 @@ class _Builder:
         if exc is None:
             s.tensor = self.tensor(t)
             s.saved_version = self.g.tensors[s.tensor].version
+            self.slot_keys[sid] = (self._key(t), t)
         else:
             s.detail = str(exc).split(". ")[0]
             m = _VERSION_RE.search(str(exc))
@@ -558,6 +655,10 @@ class _Builder:
                 s.version_now = int(m.group(1))
             else:
                 s.state = "freed"
+                s.tensor = None if node is None else self.recall(node, slot)
+                if s.tensor is not None:
+                    s.remembered = True
+                    s.saved_version = self.g.tensors[s.tensor].version
         self.g.saved[sid] = s
         info.saved.append(sid)
 
@@ -575,6 +676,7 @@ class _Builder:
             key = self._key(t)
             if key in self.tensor_ids or (key[0] == "out" and key[1] in self.fn_ids):
                 self.show(self.tensor(t))
+        self._remember()
         self.alive.clear()
         self.g.node_ids = dict(self.fn_ids)
         return self.g
