@@ -8,6 +8,7 @@ SVG / PNG / PDF / DOT files for slides (`.save("loss.pdf", size="slide")`).
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -279,9 +280,21 @@ class Drawing:
 
     # -- Jupyter -----------------------------------------------------------
 
+    def _repr_html_(self) -> str:
+        """The SVG inline, scaled down to the output column; a click toggles
+        full size (`fit_html`)."""
+        return fit_html(self.svg())
+
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
         # Errors propagate: IPython shows the traceback instead of a blank cell.
-        return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
+        # Front ends prefer text/html (it fits the column); the SVG stays for
+        # tools that only take pictures.
+        svg = self.svg()
+        return {
+            "text/html": fit_html(svg),
+            "image/svg+xml": svg,
+            "text/plain": repr(self),
+        }
 
     def __repr__(self) -> str:
         g = self.graph
@@ -289,6 +302,29 @@ class Drawing:
             f"<viz.Drawing {self.view} graph: {len(g.functions)} functions, "
             f"{len(g.shown_tensors)} tensors, {len(g.saved)} saved>"
         )
+
+
+# A drawing wider than the output column is scaled down to it (aspect kept);
+# a click shows it at full size (scrolling sideways) and another fits it again.
+# The rules go in a <style> and, for the fitted look, inline on the <svg> too.
+FIT_CSS = (
+    ".mg-fit{max-width:100%;overflow-x:auto}"
+    ".mg-fit>svg{max-width:100%;height:auto;cursor:zoom-in}"
+    ".mg-fit.mg-full>svg{max-width:none!important;cursor:zoom-out}"
+)
+_SVG_START = re.compile(r"<svg\b")
+
+
+def fit_html(svg_text: str) -> str:
+    """HTML for a notebook output: the SVG (without its XML prolog) in a box
+    that fits it to the column; clicking toggles its natural size."""
+    body = svg_text[svg_text.index("<svg") :]
+    body = _SVG_START.sub('<svg style="max-width:100%;height:auto"', body, count=1)
+    return (
+        f'<div class="mg-fit" title="click: full size / fit to the column" '
+        f"onclick=\"this.classList.toggle('mg-full')\"><style>{FIT_CSS}</style>"
+        f"{body}</div>"
+    )
 
 
 def _drawing(view, outputs, params, max_nodes, **options) -> Drawing:

@@ -124,6 +124,14 @@ def test_repr_mimebundle_is_svg(no_system_dot, seed2_drawing):
     assert 'id="f0"' in bundle["image/svg+xml"]
     assert "backward graph" in bundle["text/plain"]
     assert "legend" not in svg_ids(bundle["image/svg+xml"])  # no legend inline
+    # text/html (what notebooks show): the same SVG, fitted to the column
+    html = bundle["text/html"]
+    assert html == seed2_drawing._repr_html_()
+    assert html.startswith('<div class="mg-fit"') and "<?xml" not in html
+    svg = bundle["image/svg+xml"]
+    assert svg[svg.index("<svg") + 4 :] in html  # nothing else changed
+    assert '<svg style="max-width:100%;height:auto"' in html
+    assert "classList.toggle('mg-full')" in html  # a click: full size and back
 
 
 def test_single_leaf_renders(no_system_dot, framework):

@@ -1,0 +1,137 @@
+"""Inline drawings fit the output column (issue #14): Debian's Chromium shows
+the HTML a `Drawing` gives Jupyter (``_repr_html_``, the text/html of its
+mimebundle) scaled down to the column, aspect kept, and a click shows it at
+full size; a small drawing keeps its natural size. Checked in a bare
+1220 px column and in a notebook exported by nbconvert (JupyterLab's CSS).
+The drawing is lesson 09's training step (Linear-Tanh-Linear, cross-entropy)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import headless
+import numpy as np
+import pytest
+
+import viz
+from viz import render
+
+COLUMN_PX = 1220
+PT_TO_PX = 96 / 72
+CDN = ("https://cdnjs.cloudflare.com/", "https://cdn.jsdelivr.net/")
+
+SIZES = """(el) => {
+  const svg = el.querySelector('svg');
+  const r = svg.getBoundingClientRect();
+  const box = svg.viewBox.baseVal;
+  return {w: r.width, h: r.height, vw: box.width, vh: box.height,
+          column: el.clientWidth,
+          scroll: el.scrollWidth, client: el.clientWidth};
+}"""
+
+
+def training_step() -> viz.Drawing:
+    """Lesson 09's drawing: a 2-16-2 MLP with cross-entropy on 200 points."""
+    import minigrad as torch
+
+    rng = np.random.default_rng(1)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(2, 16), torch.nn.Tanh(), torch.nn.Linear(16, 2)
+    )
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.tensor(rng.uniform(-0.7, 0.7, p.shape).astype("f4")))
+    x = torch.tensor(rng.normal(size=(200, 2)).astype("f4"))
+    y = torch.tensor(rng.integers(0, 2, 200))
+    logits = model(x)
+    loss = torch.nn.CrossEntropyLoss()(logits, y)
+    names = {**dict(model.named_parameters()), "X": x, "logits": logits}
+    return viz.backward_graph(loss, params={**names, "loss": loss})
+
+
+def seed_graph() -> viz.Drawing:
+    import minigrad as torch
+
+    a = torch.tensor(2.0, requires_grad=True)
+    b = torch.tensor(3.0, requires_grad=True)
+    return viz.backward_graph(a * b, params={"a": a, "b": b})
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if render._pure_binary() is None and render.shutil.which("dot") is None:
+        pytest.skip("no layout engine")
+    with headless.chromium() as b:  # one browser for every case
+        yield b
+
+
+@pytest.fixture(scope="module")
+def drawings() -> dict[str, viz.Drawing]:
+    pytest.importorskip("minigrad")
+    return {"training_step": training_step(), "seed": seed_graph()}
+
+
+def open_page(browser: Any, path: Path, width: int) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    blocked = headless.offline(page)
+    page.goto(path.as_uri())
+    # nbconvert's page asks for require.js and MathJax from a CDN: not ours
+    return page, errors + [u for u in blocked if not u.startswith(CDN)]
+
+
+def check_fit_and_toggle(page: Any, box: Any) -> None:
+    s = box.evaluate(SIZES)
+    natural = s["vw"] * PT_TO_PX
+    assert natural > s["column"] + 100  # a drawing that must shrink
+    assert s["column"] - 1 <= s["w"] <= s["column"] + 0.5  # as wide as allowed
+    assert s["h"] / s["w"] == pytest.approx(s["vh"] / s["vw"], rel=0.01)
+    box.locator("svg").click(position={"x": 5, "y": 5})
+    full = box.evaluate(SIZES)
+    assert full["w"] == pytest.approx(natural, abs=1)  # full size...
+    assert full["scroll"] > full["client"]  # ... scrolling sideways in the column
+    box.locator("svg").click(position={"x": 5, "y": 5})
+    assert box.evaluate(SIZES)["w"] == pytest.approx(s["w"], abs=0.5)
+
+
+@pytest.mark.browser
+def test_repr_html_fits_a_1220px_column(browser, drawings, tmp_path):
+    html = "".join(
+        f'<div class="col" style="width:{COLUMN_PX}px">{d._repr_html_()}</div>'
+        for d in drawings.values()
+    )
+    path = tmp_path / "column.html"
+    path.write_text(f"<!doctype html><html><body>{html}</body></html>", "utf-8")
+    page, problems = open_page(browser, path, 1400)
+    try:
+        big, small = page.locator(".mg-fit").all()
+        check_fit_and_toggle(page, big)
+        s = small.evaluate(SIZES)  # a small drawing is not blown up
+        assert s["w"] == pytest.approx(s["vw"] * PT_TO_PX, abs=1)
+        assert not problems, problems
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_nbconvert_html_fits_the_output_column(browser, drawings, tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    nbconvert = pytest.importorskip("nbconvert")
+    cell = nbformat.v4.new_code_cell("viz.backward_graph(loss, params=names)")
+    bundle = drawings["training_step"]._repr_mimebundle_()
+    cell.outputs = [nbformat.v4.new_output("display_data", data=bundle)]
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    body, _ = nbconvert.HTMLExporter().from_notebook_node(nb)
+    path = tmp_path / "lesson.html"
+    path.write_text(body, "utf-8")
+    page, problems = open_page(browser, path, COLUMN_PX + 200)
+    try:
+        box = page.locator(".jp-OutputArea-output .mg-fit")
+        assert box.count() == 1  # the HTML of the bundle, not the bare SVG
+        check_fit_and_toggle(page, box)
+        assert not problems, problems
+    finally:
+        page.close()
