@@ -68,6 +68,7 @@ from .grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
+    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )
@@ -90,6 +91,10 @@ def is_tensor(obj: Any) -> bool:
 
 def numel(t: Tensor) -> int:
     return t.numel()
+
+
+def is_inference(t: Tensor) -> bool:
+    return t.is_inference()
 
 
 def _into(out: Tensor, result: Tensor, name: str) -> Tensor:
@@ -370,6 +375,7 @@ from ._device import (  # noqa: E402
     set_default_device,
 )
 from .serialization import load, save  # noqa: E402
+from .utils import checkpoint as _checkpoint  # noqa: E402, F401  (utils.checkpoint)
 from .utils import data as _data  # noqa: E402, F401  (minigrad.utils.data)
 
 

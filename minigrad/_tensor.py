@@ -58,6 +58,8 @@ def _new_tensor(data: Any, requires_grad: bool, cls: type) -> Any:
     t._requires_grad = requires_grad
     t._grad_fn = None
     t._vc = VersionCounter()
+    if grad_mode.state.inference:
+        t._inference = True
     return t
 
 
@@ -87,11 +89,13 @@ class Tensor(TensorBase):
     # requires grad, but no gradient flows through it, and in-place changes in
     # grad mode are refused (PyTorch's rules)
     _no_grad_view = False
+    _inference_view = False  # ... made under inference_mode (its own message)
     _hooks: Any = None  # a leaf's tensor hooks (a non-leaf's live on grad_fn)
     _post_acc_hooks: Any = None
     _accumulator: Any = None  # weak reference to this leaf's AccumulateGrad
     _retains_grad = False
     _wrapped_number = False  # a Python number an operator wrapped (``a * 2``)
+    _inference = False  # made in inference_mode (``is_inference()``)
     # numpy defers ``ndarray <op> tensor`` to the tensor (which refuses it, as
     # PyTorch does) instead of looping over the tensor's elements
     __array_priority__ = 1000
@@ -106,6 +110,8 @@ class Tensor(TensorBase):
         self._requires_grad = requires_grad
         self._grad_fn = None
         self._vc = VersionCounter()
+        if grad_mode.state.inference:
+            self._inference = True
 
     @classmethod
     def _make(cls, data: Any, requires_grad: bool) -> Tensor:
@@ -137,6 +143,11 @@ class Tensor(TensorBase):
         if requires_grad and not self._data.dtype.kind == "f":
             kind = "floating point and complex" if _setter else "floating point"
             raise RuntimeError(f"only Tensors of {kind} dtype can require gradients")
+        if requires_grad and self._inference and not grad_mode.state.inference:
+            raise RuntimeError(
+                "Setting requires_grad=True on inference tensor outside "
+                "InferenceMode is not allowed."
+            )
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -210,7 +221,12 @@ class Tensor(TensorBase):
 
     @property
     def _version(self) -> int:
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._vc.value
+
+    def is_inference(self) -> bool:
+        return self._inference
 
     def _edge(self) -> tuple[Node | None, int]:
         """Where the gradient for this tensor goes: its grad_fn, or for a leaf
@@ -301,6 +317,8 @@ class Tensor(TensorBase):
         """Same data and version counter, no history: a leaf that needs no grad."""
         out = Tensor._make(self._data, False)
         out._vc = self._vc
+        if self._inference or out._inference:  # a view: inference if self is
+            out._inference = self._inference
         return out
 
     def detach_(self) -> Tensor:

@@ -70,6 +70,7 @@ class ViewsAndInplace:
         # made a leaf by requires_grad_() does not pass that on)
         if not grad_mode.state.enabled and (base.requires_grad or self._no_grad_view):
             out._no_grad_view = out._requires_grad = True
+        _inherit_inference(out, self)
         return out
 
     def _views(self, cls: type, *args: Any) -> tuple:
@@ -88,6 +89,7 @@ class ViewsAndInplace:
             out._multi_view = made_in_grad_mode
             if not made_in_grad_mode and self.requires_grad:
                 out._no_grad_view = out._requires_grad = True
+            _inherit_inference(out, self)
         return outs
 
     def _inplace_view(self, cls: type, *args: Any) -> Tensor:
@@ -100,7 +102,7 @@ class ViewsAndInplace:
                 self._refresh_view_grad_fn()
         out = cls.apply(self, *args)
         self._data = out._data
-        self._vc.value += 1
+        _bump_version(self)
         if out._grad_fn is not None:
             self._set_history(out._grad_fn)
         parent = self._view_fn
@@ -136,7 +138,7 @@ class ViewsAndInplace:
         if node is not None:
             _snapshot_saved_self(node, self)
         self._data[...] = out._data
-        self._vc.value += 1
+        _bump_version(self)
         if out._fw_grad is not None:  # forward AD: the tangent comes along
             core.registered["write_tangent"](self, out._fw_grad)
         if node is None:
@@ -179,12 +181,19 @@ def _check_multi_view(t: Tensor, args: tuple) -> None:
     if fn is not None and t._multi_view:
         op = core.forward_op_name(fn)
         msg = f"Output {t._output_nr} of {op} is a view and is being modified inplace."
+    elif t._inference_view:
+        msg = (
+            "A view was created in inference mode and is being modified inplace in "
+            "normal mode."
+        )
     else:
         msg = (
             "A view was created in no_grad mode and is being modified inplace with "
             "grad mode enabled."
         )
-    raise RuntimeError(msg + (_MULTI_VIEW_TAIL if t._multi_view else _NO_GRAD_TAIL))
+    if t._multi_view:
+        raise RuntimeError(msg + _MULTI_VIEW_TAIL)
+    raise RuntimeError(msg + _no_grad_tail(t))
 
 
 _MULTI_VIEW_TAIL = (
@@ -192,13 +201,42 @@ _MULTI_VIEW_TAIL = (
     "Such functions do not allow the output views to be modified inplace. "
     "You should replace the inplace operation by an out-of-place one."
 )
-_NO_GRAD_TAIL = (
-    " Given that this use case is ambiguous and error-prone, it is "
-    "forbidden. You can clarify your code by moving both the view and the "
-    "inplace either both inside the no_grad block (if you don't want the "
-    "inplace to be tracked) or both outside (if you want the inplace to be "
-    "tracked)."
+
+
+def _no_grad_tail(t: Tensor) -> str:
+    block = "inference_mode" if t._inference_view else "no_grad"
+    return (
+        " Given that this use case is ambiguous and error-prone, it is "
+        "forbidden. You can clarify your code by moving both the view and the "
+        f"inplace either both inside the {block} block (if you don't want the "
+        "inplace to be tracked) or both outside (if you want the inplace to be "
+        "tracked)."
+    )
+
+
+_INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed."
+    "You can make a clone to get a normal tensor before doing inplace update."
+    "See https://github.com/pytorch/rfcs/pull/17 for more details."
 )
+
+
+def _bump_version(t: Tensor) -> None:
+    """Count an in-place change. An inference tensor has no version to count
+    outside inference_mode: PyTorch refuses here, after the data is written."""
+    if t._inference and not grad_mode.state.inference:
+        raise RuntimeError(_INFERENCE_INPLACE)
+    t._vc.value += 1
+
+
+def _inherit_inference(out: Tensor, src: Tensor) -> None:
+    """A view is an inference tensor exactly when what it views is one (a view
+    of a normal tensor made in inference_mode stays normal); one made there of
+    a tensor that requires grad refuses in-place changes outside."""
+    if src._inference or out._inference:
+        out._inference = src._inference
+    if out._no_grad_view and grad_mode.state.inference:
+        out._inference_view = True
 
 
 def _stale_view_message(t: Tensor) -> str:
@@ -210,9 +248,13 @@ def _stale_view_message(t: Tensor) -> str:
             f"Output {t._output_nr} of {op} is a view and its base or another view "
             "of its base has been modified inplace." + _MULTI_VIEW_TAIL
         )
+    if t._inference_view:
+        mode, then = "inference mode", "in normal mode"
+    else:
+        mode, then = "no_grad mode", "with grad mode enabled"
     return (
-        "A view was created in no_grad mode and its base or another view of its "
-        "base has been modified inplace with grad mode enabled." + _NO_GRAD_TAIL
+        f"A view was created in {mode} and its base or another view of its "
+        f"base has been modified inplace {then}." + _no_grad_tail(t)
     )
 
 

@@ -262,6 +262,8 @@ class Function(metaclass=FunctionMeta):
                 needs.append(False)  # a view of a constant
                 edges.append(_NO_EDGE)
             elif a._no_grad_view and cls._array_backward:
+                if recording and a._view_version != a._vc.value:
+                    a._refresh_view_grad_fn()  # its base changed: this refuses
                 # A view made under no_grad requires grad but takes no gradient:
                 # the op is recorded, yet its formula skips this input (as
                 # PyTorch's should_compute_output does; a user's Function is

@@ -8,10 +8,13 @@ from typing import Any
 
 
 class _State:
-    __slots__ = ("enabled", "anomaly", "check_nan")
+    __slots__ = ("enabled", "inference", "anomaly", "check_nan")
 
     def __init__(self) -> None:
         self.enabled = True
+        self.inference = (
+            False  # inside inference_mode: new tensors are inference tensors
+        )
         self.anomaly = False  # autograd.detect_anomaly: forward tracebacks kept
         self.check_nan = True  # ... and backward refuses nan gradients
 
@@ -21,6 +24,10 @@ state = _State()  # read on every operation, so kept as one attribute lookup
 
 def is_grad_enabled() -> bool:
     return state.enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    return state.inference
 
 
 class _GradModeContext:
@@ -105,13 +112,36 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801
         return self.__class__(self._mode)
 
 
-class inference_mode(no_grad):  # noqa: N801
-    """Treated as ``no_grad`` (minigrad has no separate inference tensors)."""
+class inference_mode(_GradModeContext):  # noqa: N801
+    """``no_grad`` and more: tensors made inside are *inference tensors*, which
+    never get a version counter bumped outside and can never be saved for
+    backward (``Tensor.is_inference()``). ``inference_mode(False)`` switches
+    both back on inside an inference block."""
 
     def __new__(cls, mode: bool | Callable = True) -> Any:
-        if callable(mode):
-            return no_grad()(mode)
+        if callable(mode):  # used as a bare decorator: @inference_mode
+            return cls()(mode)
         return object.__new__(cls)
 
     def __init__(self, mode: bool | Callable = True) -> None:
-        self._mode = not mode
+        self.mode = bool(mode)
+
+    def __enter__(self) -> None:
+        self._prev = (state.enabled, state.inference)
+        state.enabled, state.inference = not self.mode, self.mode
+
+    def __exit__(self, *exc: object) -> None:
+        state.enabled, state.inference = self._prev
+
+    def __call__(self, func: Callable) -> Callable:
+        mode = self.mode
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with inference_mode(mode):
+                return func(*args, **kwargs)
+
+        return wrapper
+
+    def clone(self) -> inference_mode:
+        return self.__class__(self.mode)

@@ -221,6 +221,14 @@ class AccumulateGrad(Node):
         return ()
 
 
+ERR_INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors "
+    "created in inference mode in computation tracked by autograd. To work around "
+    "this, you can make a clone to get a normal tensor and use it in autograd, or "
+    "use `minigrad.no_grad()` instead of `minigrad.inference_mode()`."
+)
+
+
 class SavedTensor:
     """A tensor kept for backward, with the version it had when saved.
 
@@ -245,6 +253,8 @@ class SavedTensor:
             self.data = tensor._data
             self.requires_grad = tensor._grad_fn is not None  # outputs aren't leaves
         else:
+            if tensor._inference:
+                raise RuntimeError(ERR_INFERENCE_SAVED)
             self.tensor = tensor
             self.data = None
 

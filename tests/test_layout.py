@@ -53,6 +53,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "minigrad.nn",
             "minigrad.optim",
             "minigrad.utils.data",
+            "minigrad.utils.checkpoint",
             "minigrad.__main__",
         ),
     ),
