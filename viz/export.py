@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from graphviz.quoting import quote
 
 from . import render
-from .dot import THEMES, Theme
+from .dot import FONT, THEMES, Theme, esc
 from .drawing import DEFAULT_DPI, Size, check_dpi, check_parent
 from .player import html_page
 from .widgets.roles import PAINT_ORDER
@@ -54,6 +54,8 @@ MAX_RASTER_FRAMES = 150  # GIF / PNG / SVG frames: each is a layout and a file
 PROGRESS_ABOVE = 10  # frames: longer exports say how far they are
 GIF_DPI = 96  # screen resolution: GIFs are for web pages and slides
 CAPTION_PT = 40.0  # the strip above each PDF page: "Step 3 of 8: ..." and a legend
+CAPTION_FONT_PT = 15  # PNG / GIF frames: the caption, larger than node names
+LEGEND_FONT_PT = 11
 
 
 def save(
@@ -86,8 +88,8 @@ def save(
     fmt = _format_of(path, fmt)
     if view not in ("backward", "forward"):
         raise ValueError(f"view must be 'backward' or 'forward', not {view!r}")
-    if fmt == "gif":
-        _need_pillow()  # fail before running anything
+    if fmt in ("gif", "png"):
+        _need_pillow(f"{fmt.upper()} export")  # fail before running anything
     _finish(stepper)
     drawing = stepper.forward_drawing if view == "forward" else stepper.drawing
     opts = drawing._resolved(export=True, theme=theme, size=size, legend=legend)
@@ -110,24 +112,26 @@ def save(
         page = html_page(stepper, svgs, THEMES[opts.theme], opts.theme)
         return _write(path, page.encode("utf-8"))
 
-    styler = _Restyler(digraph.body, opts.id_prefix, role_styles())
+    theme_look = THEMES[opts.theme]
+    styler = _Restyler(digraph.body, opts.id_prefix, static_styles(theme_look))
 
     def source(k: int) -> str:
         restyled = digraph.copy()
         restyled.body[:] = styler.body_for(frames[k])
         return restyled.source
 
-    def each_frame(run: Callable[[str], Any]) -> list[Any]:
+    def each_frame(run: Callable[[str], Any], sources: list[str] | None = None):
         # One engine process per frame; they run in parallel (the threads only
         # wait on subprocesses, so the GIL is no obstacle).
-        sources = [source(k) for k in range(len(frames))]
-        if report is not None:
-            run = report.wrap(run)
+        if sources is None:
+            sources = [source(k) for k in range(len(frames))]
+            if report is not None:
+                run = report.wrap(run)
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
             return list(pool.map(run, sources))
 
+    titles = [_title(stepper, k) for k in range(len(frames))]
     if fmt == "pdf":  # one layout; each page recolours its shapes
-        titles = [_title(stepper, k) for k in range(len(frames))]
         pages = [styler.svg_changes(frame) for frame in frames]
         svg = render.svg(digraph.source, opts.engine)
         return _write(path, pdf_pages(svg, pages, titles, THEMES[opts.theme]))
@@ -136,6 +140,13 @@ def save(
         return _write_frames(path, [s.encode() for s in svgs], "svg")
     dpi = dpi or (GIF_DPI if fmt == "gif" else DEFAULT_DPI)
     pngs = each_frame(lambda src: render.png(src, opts.engine, dpi))
+    # the caption strip of each frame: "Step k of n: ..." and the highlights
+    captions = [
+        caption_source(title, theme_look, styler.styles, legend=k > 0)
+        for k, title in enumerate(titles)
+    ]
+    strips = each_frame(lambda src: render.png(src, opts.engine, dpi), captions)
+    pngs = captioned(pngs, strips, theme_look.background, dpi)
     if fmt == "png":
         return _write_frames(path, pngs, "png")
     return _write(path, gif(pngs, frame_ms))
@@ -258,6 +269,19 @@ def role_styles(css: str | None = None) -> dict[str, dict[str, str]]:
     return styles
 
 
+# On paper, projectors and greyscale copies a faded node reads as nothing: in
+# the static exports a node that already ran is also shaded (its fill mixed
+# halfway with the theme's grey), so done and pending differ in brightness.
+SHADE_DONE = 0.5
+
+
+def static_styles(theme: Theme) -> dict[str, dict[str, str]]:
+    """`role_styles` for pictures: "done" also shades the fill."""
+    styles = role_styles()
+    styles.setdefault("done", {})["shade"] = theme.muted
+    return styles
+
+
 _ATTR = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|[^\s\]]+)')
 
 
@@ -274,6 +298,14 @@ def _attrs_after_label(statement: str) -> dict[str, str]:
                 break
         statement = statement[:start] + statement[i:]
     return {k: v.strip('"') for k, v in _ATTR.findall(statement)}
+
+
+def _mix(color: str, other: str, share: float) -> str:
+    """``color`` moved ``share`` of the way to ``other`` (both #rrggbb)."""
+    if not all(re.fullmatch(r"#[0-9a-fA-F]{6}", c) for c in (color, other)):
+        return color
+    a, b = (tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for c in (color, other))
+    return "#" + "".join(f"{round(x + (y - x) * share):02x}" for x, y in zip(a, b))
 
 
 def _with_alpha(color: str | None, opacity: float) -> str | None:
@@ -308,7 +340,10 @@ class _Restyler:
         for i, its_roles in roles.items():
             style: dict[str, str] = {}
             for role in its_roles:  # later roles win, as in the CSS
-                style.update(self.styles.get(role, {}))
+                rule = self.styles.get(role, {})
+                if "opacity" in rule and "shade" not in rule:
+                    style.pop("shade", None)  # (running: opaque, not shaded)
+                style.update(rule)
             out[i] = _restyled(_attrs_after_label(self.body[i]), style)
         return out
 
@@ -340,6 +375,8 @@ def _restyled(old: dict[str, str], style: dict[str, str]) -> dict[str, str]:
             faded = _with_alpha(old.get(key), opacity)
             if faded:
                 new[key] = faded
+    if "shade" in style and old.get("fillcolor"):
+        new["fillcolor"] = _mix(old["fillcolor"], style["shade"], SHADE_DONE)
     if "color" in style:
         new["color"] = style["color"]
     if "penwidth" in style:
@@ -350,6 +387,73 @@ def _restyled(old: dict[str, str], style: dict[str, str]) -> dict[str, str]:
             parts.append("dashed")
         new["style"] = ",".join(parts) or "solid"
     return new
+
+
+# ----------------------------------------------------------------- captions
+def legend_roles() -> list[tuple[str, str]]:
+    """(role, meaning) of the highlights a frame's legend explains. An error
+    frame's caption says so itself; selected and freed are screen-only."""
+    return [(r, text) for r, _style, text in ROLE_TEXT if r in ROLES and r != "error"]
+
+
+def caption_source(
+    title: str,
+    theme: Theme,
+    styles: dict[str, dict[str, str]],
+    legend: bool = True,
+) -> str:
+    """DOT of the strip above a PNG / GIF frame: the caption and, when
+    ``legend``, one row of sample nodes painted like each highlight with
+    what it means. Laid out by the same engine as the frame (same fonts)."""
+    fill, border = theme.colors["fn"]
+    base = {"style": "rounded,filled", "fillcolor": fill, "color": border}
+    base["penwidth"] = "1.2"
+    body = [
+        f'\tgraph [bgcolor={quote(theme.background)} pad="0.15,0.08" '
+        f"nodesep=0.06 fontname={quote(FONT)} fontsize={CAPTION_FONT_PT} "
+        f"fontcolor={quote(theme.text)} labelloc=t labeljust=l "
+        f"label=<<b>{esc(title)}</b>>]",
+        f"\tnode [fontname={quote(FONT)} fontsize={LEGEND_FONT_PT} "
+        f"fontcolor={quote(theme.text)}]",
+    ]
+    names = []
+    for k, (role, text) in enumerate(legend_roles() if legend else []):
+        look = {**base, **_restyled(base, styles.get(role, {}))}
+        attrs = " ".join(f"{key}={quote(v)}" for key, v in sorted(look.items()))
+        body.append(
+            f'\ts{k} [shape=box label="" width=0.3 height=0.18 fixedsize=true {attrs}]'
+        )
+        body.append(f'\tt{k} [shape=plaintext label={quote(text)} margin="0.04,0"]')
+        names += [f"s{k}", f"t{k}"]
+    if names:  # one row, in this order
+        body.append(f"\t{{rank=same; {' -> '.join(names)} [style=invis]}}")
+    else:  # (an empty graph would draw nothing under its label)
+        body.append("\tspace [shape=point style=invis width=0.01]")
+    return "digraph caption {\n" + "\n".join(body) + "\n}\n"
+
+
+def captioned(
+    pngs: list[bytes], strips: list[bytes], background: str, dpi: float
+) -> list[bytes]:
+    """Each frame under its caption strip, every picture the same size (a GIF
+    needs it), the margins in the theme's background."""
+    from PIL import ImageColor
+
+    image = _need_pillow("Frame captions")
+    frames = [image.open(io.BytesIO(p)).convert("RGB") for p in pngs]
+    tops = [image.open(io.BytesIO(p)).convert("RGB") for p in strips]
+    width = max(im.width for im in frames + tops)
+    top = max(im.height for im in tops)
+    height = top + max(im.height for im in frames)
+    out = []
+    for frame, strip in zip(frames, tops):
+        page = image.new("RGB", (width, height), ImageColor.getrgb(background))
+        page.paste(strip, (0, 0))
+        page.paste(frame, ((width - frame.width) // 2, top))
+        data = io.BytesIO()
+        page.save(data, format="PNG", dpi=(dpi, dpi))
+        out.append(data.getvalue())
+    return out
 
 
 # ---------------------------------------------------------------- PDF / GIF
@@ -405,9 +509,7 @@ def _role_legend(canvas: Any, x: float, y: float, theme: Theme) -> None:
     (the widget's legend, in the CSS colours and dash patterns)."""
     styles = role_styles()
     canvas.setFont("Helvetica", 9)
-    for role, _style, text in ROLE_TEXT:
-        if role == "error" or role not in ROLES:  # (selected, freed: screen only)
-            continue  # only an error frame has it, and its caption says so
+    for role, text in legend_roles():
         style = styles.get(role, {})
         canvas.setStrokeColor(_rl_color(style.get("color", theme.muted)))
         canvas.setLineWidth(min(float(style.get("penwidth", 1.5)), 4))
@@ -471,13 +573,13 @@ def _rl_color(value: str) -> Any:
     return colors.toColor(value)
 
 
-def _need_pillow() -> Any:
+def _need_pillow(what: str = "GIF export") -> Any:
     try:
         from PIL import Image
     except ImportError as exc:
         raise ImportError(
-            "GIF export needs Pillow: `pip install pillow` (or export frames with "
-            "fmt='png' and assemble them yourself)"
+            f"{what} needs Pillow: `pip install pillow` (or export frames with "
+            "fmt='svg' or a PDF)"
         ) from exc
     return Image
 

@@ -280,6 +280,116 @@ def test_png_frames_and_gif(tmp_path: Path) -> None:
         assert image.n_frames == 9 and image.info["duration"] == 500
 
 
+def svg_boxes(svg: str) -> tuple[tuple[float, float], dict[str, tuple]]:
+    """(width, height) in pt and id -> (x0, y0, x1, y1) in pt from the top
+    left, of every node of an engine's SVG."""
+    root = ET.fromstring(svg)
+    size = render.svg_size(svg)
+    out = {}
+    for g in root.iter(f"{SVG_NS}g"):
+        if "node" in g.get("class", "").split():
+            shape = next(e for e in g if e.tag in (f"{SVG_NS}polygon", f"{SVG_NS}path"))
+            text = shape.get("points") or shape.get("d")
+            nums = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", text)]
+            xs, ys = nums[0::2], [size[1] + y - 4 for y in nums[1::2]]
+            out[g.get("id")] = (min(xs) + 4, min(ys), max(xs) + 4, max(ys))
+    return size, out
+
+
+def node_luminance(image: Any, box: tuple, scale: float, top: int, left: int):
+    """Median greyscale value of the middle of a node's box (its fill)."""
+    x0, y0, x1, y1 = (v * scale for v in box)
+    dx, dy = (x1 - x0) * 0.3, (y1 - y0) * 0.3
+    crop = image.crop(
+        (
+            int(left + x0 + dx),
+            int(top + y0 + dy),
+            int(left + x1 - dx),
+            int(top + y1 - dy),
+        )
+    )
+    values = sorted(crop.tobytes())  # (greyscale: one byte a pixel)
+    return values[len(values) // 2]
+
+
+def test_png_frames_carry_caption_legend_and_read_in_greyscale(
+    tmp_path: Path,
+) -> None:
+    """Under each frame: "Step k of n: node — what it computes" and the
+    highlight legend (the strip the engine drew for it, pixel for pixel); in
+    greyscale a node that already ran is >= 25% darker than a pending one."""
+    Image = pytest.importorskip("PIL.Image")
+    stepper = seed_stepper()
+    dpi = 72
+    folder = stepper.save(tmp_path / "png", fmt="png", dpi=dpi)
+    svgs = stepper.save(tmp_path / "svg", fmt="svg")
+    k = 4
+    frame = stepper.frames[k - 1]
+    title = export._title(stepper, k)
+    assert title.startswith(f"Step {k} of {stepper.total}: {frame.name} — ")
+    styles = export.static_styles(export.THEMES["light"])
+    strip_src = export.caption_source(title, export.THEMES["light"], styles)
+    for _role, meaning in export.legend_roles():
+        assert meaning in strip_src
+    assert "already run" in strip_src and "the node running now" in strip_src
+    strip = Image.open(io.BytesIO(render.png(strip_src, dpi=dpi))).convert("RGB")
+    picture = Image.open(folder / f"frame_{k:03d}.png").convert("RGB")
+    top = max(  # every frame's strip is as tall as the tallest one
+        Image.open(io.BytesIO(render.png(src, dpi=dpi))).height
+        for src in (
+            strip_src,
+            export.caption_source(
+                export._title(stepper, 0), export.THEMES["light"], styles, legend=False
+            ),
+        )
+    )
+    assert picture.crop((0, 0, strip.width, strip.height)).tobytes() == strip.tobytes()
+    # the graph below it: where the SVG frame of the same layout puts the nodes
+    svg = (svgs / f"frame_{k:03d}.svg").read_text(encoding="utf-8")
+    (w_pt, _h), boxes = svg_boxes(svg)
+    scale = dpi / 72
+    left = (picture.width - round(w_pt * scale)) // 2
+    grey = picture.convert("L")
+    highlight = frame.highlight()
+    done = [
+        f"ex-{i}"
+        for i in highlight["done"]
+        if stepper.graph.functions[i].name.startswith("Mul")
+    ]
+    busy = set(highlight["done"] + highlight["ready"] + highlight["running"])
+    pending = [
+        f"ex-{fid}"
+        for fid, f in stepper.graph.functions.items()
+        if fid not in busy and f.name.startswith("Mul")
+    ]
+    assert done and pending
+    lum_done = node_luminance(grey, boxes[done[0]], scale, top, left)
+    lum_pending = node_luminance(grey, boxes[pending[0]], scale, top, left)
+    print("luminance done", lum_done, "pending", lum_pending)
+    assert lum_pending - lum_done >= 0.25 * lum_pending, (lum_done, lum_pending)
+
+
+def test_dark_frames_are_dark_everywhere(tmp_path: Path) -> None:
+    """No white strip: the margins, the caption strip and the GIF's frames are
+    in the dark background."""
+    Image = pytest.importorskip("PIL.Image")
+    stepper = seed_stepper()
+    folder = stepper.save(tmp_path / "png", fmt="png", dpi=40, theme="dark")
+    gif = stepper.save(tmp_path / "steps.gif", dpi=40, theme="dark")
+    pictures = [Image.open(f).convert("L") for f in sorted(folder.glob("*.png"))]
+    with Image.open(gif) as g:
+        for n in (0, g.n_frames - 1):
+            g.seek(n)
+            pictures.append(g.convert("L"))
+    for picture in pictures:
+        w, h = picture.size
+        edges = [(0, 0, w, 3), (0, h - 3, w, h), (0, 0, 3, h), (w - 3, 0, w, h)]
+        for edge in edges:
+            assert max(picture.crop(edge).tobytes()) < 60, edge  # dark margins
+        light = sum(picture.histogram()[161:])
+        assert light < 0.08 * w * h  # only text and lines are light
+
+
 def test_gif_without_pillow_says_what_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
