@@ -44,6 +44,7 @@ export function mount(model, root) {
   // ------------------------------------------------------------ viewport
   // screen = content * k + (x, y), content in the SVG's CSS pixels
   const vp = { k: 1, x: 0, y: 0, w: 1, h: 1, mode: "fit", follow: true };
+  let goal = { x: 0, y: 0, k: 1 }; // where the last move ends (vp is mid-way)
   let anim = null;
   const zoomText = tag("span", "mg-zoom");
 
@@ -55,6 +56,8 @@ export function mount(model, root) {
   function moveTo(x, y, k, smooth) {
     if (anim) cancelAnimationFrame(anim);
     anim = null;
+    delete root.dataset.moving;
+    goal = { x, y, k };
     if (!smooth) {
       Object.assign(vp, { x, y, k });
       apply();
@@ -90,8 +93,9 @@ export function mount(model, root) {
     const k = fitScale();
     const x = Math.max(0, (view.clientWidth - vp.w * k) / 2);
     const y = Math.max(0, (view.clientHeight - vp.h * k) / 2);
-    moveTo(x, y, k, smooth);
-    if (k * vp.w > view.clientWidth || k * vp.h > view.clientHeight) follow(false);
+    // the fitted view, panned if the running node would be off screen in it
+    const [fx, fy] = (vp.follow && followed({ x, y, k })) || [x, y];
+    moveTo(fx, fy, k, smooth);
   }
   function zoomAt(k, cx, cy, smooth) {
     k = clampK(k);
@@ -119,34 +123,72 @@ export function mount(model, root) {
     }
     return r;
   }
-  function fits(r, k) {
-    return (r.r - r.l) * k <= view.clientWidth - 2 * MARGIN &&
-      (r.b - r.t) * k <= view.clientHeight - 2 * MARGIN;
+  // The part of the viewport on screen, in viewport pixels: clipped by the
+  // window and by every ancestor that scrolls or clips (a notebook scrolls
+  // inside its panel, under JupyterLab's bars). The whole viewport when none
+  // of it shows, so a widget scrolled away still pans sensibly.
+  function visible() {
+    const v = view.getBoundingClientRect();
+    let l = Math.max(v.left, 0);
+    let t = Math.max(v.top, 0);
+    let r = Math.min(v.right, innerWidth);
+    let b = Math.min(v.bottom, innerHeight);
+    for (let e = view.parentElement; e && e !== document.body; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (!/auto|scroll|hidden|clip/.test(s.overflowX + s.overflowY)) continue;
+      const q = e.getBoundingClientRect();
+      l = Math.max(l, q.left);
+      t = Math.max(t, q.top);
+      r = Math.min(r, q.right);
+      b = Math.min(b, q.bottom);
+    }
+    if (r - l < 40 || b - t < 40) {
+      return { l: 0, t: 0, r: view.clientWidth, b: view.clientHeight };
+    }
+    // into viewport pixels; the border is outside the content box
+    const x = v.left + view.clientLeft;
+    const y = v.top + view.clientTop;
+    return {
+      l: Math.max(0, l - x), t: Math.max(0, t - y),
+      r: Math.min(view.clientWidth, r - x), b: Math.min(view.clientHeight, b - y),
+    };
   }
-  // Pan (smoothly) so the running node, and the edges it just sent along when
-  // they fit too, are inside the viewport; nothing moves if they already are.
+  // The margin kept around followed elements of height `h`: smaller when the
+  // visible part is short, so the node still fits.
+  function margin(seen, w, h) {
+    return Math.max(0, Math.min(MARGIN, (seen.r - seen.l - w) / 2, (seen.b - seen.t - h) / 2));
+  }
+  function fits(r, k, seen) {
+    return (r.r - r.l) * k <= seen.r - seen.l - 2 * MARGIN &&
+      (r.b - r.t) * k <= seen.b - seen.t - 2 * MARGIN;
+  }
+  // Where to pan from `at` so the running node, and the edges it just sent
+  // along when they fit too, are inside the visible part of the viewport;
+  // null when they already are (or nothing runs).
+  function followed(at) {
+    const running = [...box.querySelectorAll(".mg-running")];
+    if (!running.length) return null;
+    const flow = [...box.querySelectorAll(".mg-flow, .mg-edge-value")];
+    const seen = visible();
+    const { k } = at;
+    let r = contentRect([...running, ...flow]);
+    if (!r || !fits(r, k, seen)) r = contentRect(running);
+    if (!r) return null;
+    const s = { l: r.l * k + at.x, t: r.t * k + at.y, r: r.r * k + at.x, b: r.b * k + at.y };
+    const m = margin(seen, s.r - s.l, s.b - s.t);
+    const outX = s.l < seen.l + m || s.r > seen.r - m;
+    const outY = s.t < seen.t + m || s.b > seen.b - m;
+    if (!outX && !outY) return null;
+    return [
+      outX ? (seen.l + seen.r) / 2 - ((r.l + r.r) / 2) * k : at.x,
+      outY ? (seen.t + seen.b) / 2 - ((r.t + r.b) / 2) * k : at.y,
+    ];
+  }
+  // Pan (smoothly) to keep the running node on screen; nothing moves if it is.
   function follow(smooth) {
     if (!vp.follow) return;
-    const running = [...box.querySelectorAll(".mg-running")];
-    if (!running.length) return;
-    const flow = [...box.querySelectorAll(".mg-flow, .mg-edge-value")];
-    let r = contentRect([...running, ...flow]);
-    if (!r || !fits(r, vp.k)) r = contentRect(running);
-    if (!r) return;
-    const k = vp.k;
-    const s = { l: r.l * k + vp.x, t: r.t * k + vp.y, r: r.r * k + vp.x, b: r.b * k + vp.y };
-    const inside = s.l >= MARGIN && s.t >= MARGIN &&
-      s.r <= view.clientWidth - MARGIN && s.b <= view.clientHeight - MARGIN;
-    if (inside) return;
-    let x = vp.x;
-    let y = vp.y;
-    if (s.l < MARGIN || s.r > view.clientWidth - MARGIN) {
-      x = view.clientWidth / 2 - ((r.l + r.r) / 2) * k;
-    }
-    if (s.t < MARGIN || s.b > view.clientHeight - MARGIN) {
-      y = view.clientHeight / 2 - ((r.t + r.b) / 2) * k;
-    }
-    moveTo(x, y, k, smooth);
+    const to = followed(goal);
+    if (to) moveTo(to[0], to[1], goal.k, smooth);
   }
 
   function button(label, title, cls, act) {
@@ -180,9 +222,11 @@ export function mount(model, root) {
   // ------------------------------------------------------------- drawing
   const byId = (id) => box.querySelector(`[id="${CSS.escape(model.get("prefix") + id)}"]`);
   let overlay = null;
+  let geometry = new Map(); // id -> bounding box / edge midpoint (see nodeBox)
 
   function draw() {
     box.innerHTML = model.get("svg");
+    geometry = new Map();
     const svg = box.querySelector("svg");
     if (!svg) return;
     // natural size in CSS px (Graphviz writes pt)
@@ -232,51 +276,59 @@ export function mount(model, root) {
       queue: (ov.queue || []).map(([id, ...rest]) => [to(id), ...rest]) } };
   }
 
-  function label(x, y, text, cls, anchor = "middle") {
-    const g = document.createElementNS(SVGNS, "g");
-    g.setAttribute("class", cls);
-    const t = document.createElementNS(SVGNS, "text");
-    t.setAttribute("x", x);
-    t.setAttribute("y", y);
-    t.setAttribute("text-anchor", anchor);
-    t.textContent = text;
-    g.appendChild(t);
-    overlay.appendChild(g);
-    const b = t.getBBox();
-    const r = document.createElementNS(SVGNS, "rect");
-    for (const [k, v] of Object.entries({ x: b.x - 3, y: b.y - 1, width: b.width + 6,
-      height: b.height + 2, rx: 3 })) r.setAttribute(k, v);
-    g.insertBefore(r, t);
-    return g;
+  // A step restyles and overlays a picture whose geometry never changes: the
+  // boxes and edge midpoints are measured once per drawing, and the labels'
+  // text is measured in one pass (one layout, not one per label).
+  function nodeBox(id) {
+    if (!geometry.has(id)) geometry.set(id, byId(id)?.getBBox() || null);
+    return geometry.get(id);
+  }
+  function edgeMiddle(id) {
+    const key = "edge:" + id;
+    if (!geometry.has(key)) {
+      const path = byId(id)?.querySelector("path");
+      geometry.set(key, path ? path.getPointAtLength(path.getTotalLength() / 2) : null);
+    }
+    return geometry.get(key);
   }
 
   function drawOverlay(ov) {
     if (!overlay) return;
-    overlay.replaceChildren();
+    const labels = []; // [x, y, text, class, anchor]
     for (const [id, text] of Object.entries(ov.edges || {})) {
-      const path = byId(id)?.querySelector("path");
-      if (!path) continue;
-      const p = path.getPointAtLength(path.getTotalLength() / 2);
-      label(p.x + 4, p.y + 4, text, "mg-edge-value", "start");
+      const p = edgeMiddle(id);
+      if (p) labels.push([p.x + 4, p.y + 4, text, "mg-edge-value", "start"]);
     }
     for (const [id, text] of Object.entries(ov.grads || {})) {
-      const node = byId(id);
-      if (!node) continue;
-      const b = node.getBBox();
-      label(b.x + b.width / 2, b.y + b.height - 3, `.grad = ${text}`, "mg-grad-tag");
+      const b = nodeBox(id);
+      if (b) labels.push([b.x + b.width / 2, b.y + b.height - 3, `.grad = ${text}`, "mg-grad-tag"]);
     }
     for (const id of ov.freed || []) {
-      const node = byId(id);
-      if (!node) continue;
-      const b = node.getBBox();
-      label(b.x + b.width - 2, b.y + 9, "freed", "mg-freed-tag", "end");
+      const b = nodeBox(id);
+      if (b) labels.push([b.x + b.width - 2, b.y + 9, "freed", "mg-freed-tag", "end"]);
     }
     for (const [id, text] of Object.entries(ov.waiting || {})) {
-      const node = byId(id);
-      if (!node) continue;
-      const b = node.getBBox();
-      label(b.x + b.width / 2, b.y - 3, text, "mg-badge");
+      const b = nodeBox(id);
+      if (b) labels.push([b.x + b.width / 2, b.y - 3, text, "mg-badge"]);
     }
+    const texts = labels.map(([x, y, text, cls, anchor = "middle"]) => {
+      const g = document.createElementNS(SVGNS, "g");
+      g.setAttribute("class", cls);
+      const t = document.createElementNS(SVGNS, "text");
+      for (const [k, v] of Object.entries({ x, y, "text-anchor": anchor })) t.setAttribute(k, v);
+      t.textContent = text;
+      g.appendChild(t);
+      return t;
+    });
+    overlay.replaceChildren(...texts.map((t) => t.parentNode));
+    const boxes = texts.map((t) => t.getBBox()); // all reads, then all writes
+    texts.forEach((t, i) => {
+      const b = boxes[i];
+      const r = document.createElementNS(SVGNS, "rect");
+      for (const [k, v] of Object.entries({ x: b.x - 3, y: b.y - 1, width: b.width + 6,
+        height: b.height + 2, rx: 3 })) r.setAttribute(k, v);
+      t.parentNode.insertBefore(r, t);
+    });
   }
 
   function drawQueue(items) {
@@ -388,8 +440,11 @@ export function mount(model, root) {
     pending = true;
     queueMicrotask(() => {
       pending = false;
+      const t0 = performance.now();
       paint();
       follow(true);
+      // what one step costs the browser, read by the screen tests
+      root.dataset.paintMs = (performance.now() - t0).toFixed(2);
     });
   };
   model.on("change:svg", draw);

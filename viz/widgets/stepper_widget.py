@@ -91,9 +91,10 @@ class StepperWidget(w.VBox):
                     layout=wrap,
                 ),
                 w.HBox([self.play, self.speed, self.slider], layout=wrap),
-                w.HTML(role_legend_html()),
-                self.graph,
                 self.errors,
+                self.graph,
+                # below the graph: above it, it would push the graph off a laptop
+                w.HTML(role_legend_html()),
             ]
         )  # fmt: skip
         self._updating = False

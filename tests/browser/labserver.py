@@ -1,0 +1,189 @@
+"""A real JupyterLab 4 / Notebook 7 server for the browser tests.
+
+`serve()` starts one on 127.0.0.1, a free port, with a token, in a temporary
+root holding *copies* of the notebooks it is given (JupyterLab autosaves outputs
+into what it serves), with temporary config / data / settings / workspace /
+runtime dirs, its own ``python3`` kernel spec (this interpreter) and the news
+toast disabled. It is stopped with SIGTERM. The recipe and its pitfalls are in
+the project's notes on Jupyter testing: wait for "Python 3 (ipykernel) | Idle"
+in the status bar (not the execution indicator), run cells through the menu
+(not ``commands.execute``), open notebooks with ``?reset``, read prompts with
+``textContent``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import headless
+import pytest
+
+START_TIMEOUT_S = 30.0
+UI_TIMEOUT_MS = 60_000
+# Every code cell has run: each prompt shows a number (textContent, so
+# off-screen cells of the windowed notebook count too).
+ALL_RAN = """() => {
+  const p = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
+  return p.length > 0 && p.every(e => /\\[\\d+\\]/.test(e.textContent));
+}"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def need_modules(*names: str) -> None:
+    """Skip (fail under ``MINIGRAD_REQUIRE_BROWSER=1``) without these modules."""
+    missing = [n for n in names if importlib.util.find_spec(n) is None]
+    if missing:
+        reason = f"browser test needs {', '.join(missing)} (pip install -e '.[test]')"
+        if os.environ.get(headless.REQUIRE_ENV) == "1":
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+
+
+class Lab:
+    """A running server: ``url``, ``token``, its ``root`` folder and ``log``."""
+
+    def __init__(self, url: str, token: str, root: Path, log: Path, app: str) -> None:
+        self.url, self.token, self.root, self.log, self.app = url, token, root, log, app
+
+    def open(self, page: Any, name: str) -> None:
+        """Open notebook ``name`` and wait until its kernel is idle."""
+        from playwright.sync_api import expect
+
+        if self.app == "lab":
+            page.goto(f"{self.url}/lab/tree/{name}?reset&token={self.token}")
+            expect(page.locator("#jp-main-statusbar")).to_contain_text(
+                "Python 3 (ipykernel) | Idle", timeout=UI_TIMEOUT_MS
+            )
+        else:  # Notebook 7 has no status bar: its toolbar names the kernel
+            page.goto(f"{self.url}/notebooks/{name}?token={self.token}")
+            expect(page.locator(".jp-Toolbar-kernelName").first).to_have_text(
+                "Python 3 (ipykernel)", timeout=UI_TIMEOUT_MS
+            )
+            expect(
+                page.locator(".jp-Notebook-ExecutionIndicator").first
+            ).to_have_attribute("data-status", "idle", timeout=UI_TIMEOUT_MS)
+
+    def menu(self, page: Any, *path: str) -> None:
+        """Click a menu bar item, then the items of ``path`` (submenus too)."""
+        top = re.compile(f"^{re.escape(path[0])}$")
+        page.locator(".lm-MenuBar-itemLabel", has_text=top).click()
+        for item in path[1:]:
+            page.locator(".lm-Menu .lm-Menu-itemLabel").get_by_text(
+                item, exact=True
+            ).click()
+
+    def run_all(self, page: Any) -> None:
+        """Run All Cells through the menu and wait until every cell ran."""
+        self.menu(page, "Run", "Run All Cells")
+        page.wait_for_function(ALL_RAN, timeout=UI_TIMEOUT_MS)
+
+    def api(self, method: str, path: str) -> Any:
+        req = urllib.request.Request(
+            f"{self.url}/api/{path}?token={self.token}", method=method
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            body = r.read()
+        return json.loads(body) if body else None
+
+    def log_tail(self) -> str:
+        return self.log.read_text(errors="replace")[-3000:]
+
+
+@contextmanager
+def serve(app: str, notebooks: Iterable[Path], tmp: Path) -> Iterator[Lab]:
+    """A ``jupyter lab`` (app="lab") or ``jupyter notebook`` server serving
+    copies of ``notebooks``; stopped afterwards."""
+    headless.need_browser()
+    need_modules(
+        "jupyterlab" if app == "lab" else "notebook", "ipykernel", "ipywidgets",
+        "anywidget",
+    )  # fmt: skip
+    from ipykernel.kernelspec import install
+
+    root = tmp / "root"
+    root.mkdir()
+    for nb in notebooks:
+        shutil.copy(nb, root / nb.name)  # never serve the repo's file
+    dirs = {
+        name: tmp / name
+        for name in ("config", "data", "settings", "workspaces", "runtime")
+    }
+    for d in dirs.values():
+        d.mkdir()
+    news = dirs["settings"] / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True)
+    (news / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False})
+    )
+    # A python3 kernel spec running this interpreter comes first on JUPYTER_PATH.
+    install(kernel_name="python3", prefix=str(tmp / "kernel"))
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(dirs["config"]),
+        "JUPYTER_DATA_DIR": str(dirs["data"]),  # the trust database too
+        "JUPYTERLAB_SETTINGS_DIR": str(dirs["settings"]),
+        "JUPYTERLAB_WORKSPACES_DIR": str(dirs["workspaces"]),
+        "JUPYTER_RUNTIME_DIR": str(dirs["runtime"]),
+        "JUPYTER_PATH": str(tmp / "kernel" / "share" / "jupyter"),
+    }
+    port, token = _free_port(), secrets.token_hex(16)  # a fresh port per run
+    log = tmp / "lab.log"
+    cmd = [
+        sys.executable, "-m", "jupyter", app, "--no-browser", "--allow-root",
+        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+    ]  # fmt: skip
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    url = f"http://127.0.0.1:{port}"
+    server = Lab(url, token, root, log, app)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            # Our own process must be alive: never talk to a stale server.
+            if proc.poll() is not None:
+                pytest.fail(
+                    f"jupyter {app} exited ({proc.returncode}):\n{server.log_tail()}"
+                )
+            try:
+                with urllib.request.urlopen(
+                    f"{url}/api/status?token={token}", timeout=2
+                ) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"jupyter {app} did not start:\n{server.log_tail()}")
+            time.sleep(0.25)
+        yield server
+    finally:
+        proc.send_signal(signal.SIGTERM)  # shuts its kernels down too
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # its own session: only its children
+            proc.wait()
