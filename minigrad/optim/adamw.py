@@ -1,0 +1,51 @@
+"""``minigrad.optim.adamw``: AdamW, Adam with decoupled weight decay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor import Tensor
+from .adam import Adam
+from .optimizer import ParamsT
+
+__all__ = ["AdamW"]
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (``p *= 1 - lr·wd`` before the step)."""
+
+    def __init__(
+        self,
+        params: ParamsT,
+        lr: float | Tensor = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+        foreach: bool | None = None,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            foreach=foreach,
+            maximize=maximize,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=True,
+        )
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # a loaded state never turns AdamW back into plain Adam, as in PyTorch
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group["decoupled_weight_decay"] = True
