@@ -114,7 +114,7 @@ LEGEND_TEXT = {
     "accumulate": "AccumulateGrad (writes leaf.grad)",
     "op": "operation",
     "saved": "saved tensor (_saved_*)",
-    "saved-freed": "saved tensor, freed by backward() (struck through)",
+    "saved-freed": "saved tensor, freed by backward()",
     "saved-stale": "saved tensor, changed in place",
 }
 
@@ -137,6 +137,9 @@ FAST_LAYOUT = {
     "forward": {"nslimit": "0.2", "nslimit1": "0.2"},
 }
 
+# The only two faces, named in every graph, node, edge and cluster default, and
+# the margins (pad, margin, node margin, separations) spelled out too: Graphviz
+# and graphviz-pure then lay out from the same attributes, not their defaults.
 FONT = "Helvetica"
 MONO = "Courier"
 MAX_ATTR_LINES = 5
@@ -369,10 +372,12 @@ def _new_digraph(
         "rankdir": rankdir,
         "bgcolor": theme.background,
         "fontname": FONT,
+        "fontsize": theme.node_pt,
         "fontcolor": theme.text,
         "nodesep": "0.3",
         "ranksep": "0.35",
         "pad": "0.2",
+        "margin": "0",
     }
     if size:
         graph_attr["size"] = size
@@ -460,6 +465,7 @@ def _legend(dot, kinds: list[str], theme: Theme, prefix: str, rankdir: str) -> N
             label="Legend",
             style="rounded,dashed",
             color=theme.muted,
+            fontname=FONT,
             fontsize="12",
             id=f"{prefix}legend",
             fontcolor=theme.text,

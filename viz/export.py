@@ -409,8 +409,8 @@ def caption_source(
     base = {"style": "rounded,filled", "fillcolor": fill, "color": border}
     base["penwidth"] = "1.2"
     body = [
-        f'\tgraph [bgcolor={quote(theme.background)} pad="0.15,0.08" '
-        f"nodesep=0.06 fontname={quote(FONT)} fontsize={CAPTION_FONT_PT} "
+        f'\tgraph [bgcolor={quote(theme.background)} pad="0.15,0.08" margin=0 '
+        f"ranksep=0.1 nodesep=0.06 fontname={quote(FONT)} fontsize={CAPTION_FONT_PT} "
         f"fontcolor={quote(theme.text)} labelloc=t labeljust=l "
         f"label=<<b>{esc(title)}</b>>]",
         f"\tnode [fontname={quote(FONT)} fontsize={LEGEND_FONT_PT} "
