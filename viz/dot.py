@@ -201,7 +201,7 @@ class _Label:
         cell = '<td balign="left"'
         if room is not None and _fits(text, room):
             w, h = _mono_box(room, float(size))
-            cell += f' fixedsize="true" width="{w}" height="{h}"'
+            cell += f' fixedsize="true" width="{w}" height="{h}" valign="top"'
         self.rows.append(f"{cell}>{font}</td>")
         return self
 
@@ -660,7 +660,7 @@ def backward_dot(
                 id=f"{p}e-{s.id}",
                 dir="none",
                 style="dashed",
-                color=th.colors["saved"][1],
+                color=th.colors[kind][1],  # (a freed slot: grey, as its border)
                 **{"class": "saved"},
             )
             if s.tensor in shown_ids and not compact:  # linked, never merged
