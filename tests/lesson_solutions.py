@@ -156,3 +156,21 @@ CHECKS: dict[str, list[str]] = {
     "12_convolutions": ["a040d8e4", "bfc5ee8d", "fd591fa3"],
     "13_forward_mode": ["7d656423", "cc7b98bd", "de8fcffb"],
 }
+
+
+# ---- lesson 14 (cutting gradients on purpose): kept in its own block, merged
+# into the tables above, so edits to the other lessons' entries never touch it
+SOLUTIONS["14_cutting_gradients"] = {
+    "l14-37": 'g_grad_without_detach = "tensor"',
+    "l14-40": "unfrozen_weight_changed = True",
+    "l14-43": 'outputs_with_grad_fn = ["eval"]',
+    "l14-46": '''def clipped(grads, max_norm):
+    """The gradients after clip_grad_norm_(params, max_norm), as a list of tensors."""
+    total = torch.stack([g.norm() for g in grads]).norm()
+    coef = min(1.0, max_norm / (total.item() + 1e-6))
+    return [g * coef for g in grads]''',
+    "l14-49": '''def carry(h):
+    """What the next chunk starts from."""
+    return h.detach()''',
+}
+CHECKS["14_cutting_gradients"] = ["l14-38", "l14-41", "l14-44", "l14-47", "l14-50"]
