@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import lr_scheduler
+from . import lr_scheduler, swa_utils
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam
@@ -39,10 +39,11 @@ __all__ = [
     "Rprop",
     "SparseAdam",
     "lr_scheduler",
+    "swa_utils",
 ]
 
 # torch.optim's public names minigrad does not have (yet).
-_MISSING = ("Adafactor", "Muon", "swa_utils", "swap_in_optimizer_params_and_state")
+_MISSING = ("Adafactor", "Muon", "swap_in_optimizer_params_and_state")
 
 
 def __getattr__(name: str) -> Any:
