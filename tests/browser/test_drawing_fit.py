@@ -2,11 +2,13 @@
 the HTML a `Drawing` gives Jupyter (``_repr_html_``, the text/html of its
 mimebundle) scaled down to the column, aspect kept, and a click shows it at
 full size; a small drawing keeps its natural size. Checked in a bare
-1220 px column and in a notebook exported by nbconvert (JupyterLab's CSS).
+1220 px column, in a notebook exported by nbconvert (JupyterLab's CSS), and
+in real JupyterLab 4 and Notebook 7 servers running the cell.
 The drawing is lesson 09's training step (Linear-Tanh-Linear, cross-entropy)."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -135,3 +137,36 @@ def test_nbconvert_html_fits_the_output_column(browser, drawings, tmp_path):
         assert not problems, problems
     finally:
         page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("app", ["lab", "notebook"])
+def test_jupyter_output_fits_its_column(browser, tmp_path_factory, app):
+    """The cell ``training_step()`` run in JupyterLab / Notebook 7."""
+    from labserver import UI_TIMEOUT_MS, serve
+
+    nbformat = pytest.importorskip("nbformat")
+    folder = tmp_path_factory.mktemp("fit")
+    module = folder / "fit_graph.py"
+    module.write_text(
+        "import numpy as np\nimport viz\n\n\n" + inspect.getsource(training_step)
+    )
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"
+    }  # fmt: skip
+    nb.cells = [nbformat.v4.new_code_cell("from fit_graph import training_step\n"
+                                          "training_step()")]  # fmt: skip
+    nbformat.write(nb, folder / "fit.ipynb")
+    with serve(
+        app, [module, folder / "fit.ipynb"], tmp_path_factory.mktemp(app)
+    ) as lab:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        try:
+            lab.open(page, "fit.ipynb")
+            lab.run_all(page)
+            box = page.locator(".jp-OutputArea-output .mg-fit")
+            box.wait_for(timeout=UI_TIMEOUT_MS)
+            check_fit_and_toggle(page, box)
+        finally:
+            page.close()
