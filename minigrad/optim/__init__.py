@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import lr_scheduler, swa_utils
+from ._adafactor import Adafactor
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam
@@ -25,6 +26,7 @@ from .sparse_adam import SparseAdam
 
 __all__ = [
     "ASGD",
+    "Adafactor",
     "LBFGS",
     "SGD",
     "Adadelta",
@@ -43,7 +45,7 @@ __all__ = [
 ]
 
 # torch.optim's public names minigrad does not have (yet).
-_MISSING = ("Adafactor", "Muon", "swap_in_optimizer_params_and_state")
+_MISSING = ("Muon", "swap_in_optimizer_params_and_state")
 
 
 def __getattr__(name: str) -> Any:

@@ -60,6 +60,15 @@ CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
         {"lr": 0.05, "lambd": 0.1, "alpha": 0.5, "t0": 2, "weight_decay": 0.1},
     ),
     "asgd_maximize": ("ASGD", {"maximize": True, "t0": 0}),
+    "adafactor": ("Adafactor", {}),
+    "adafactor_opts": (
+        "Adafactor",
+        {"lr": 0.05, "beta2_decay": -0.5, "eps": (1e-20, 1e-2), "d": 1.5},
+    ),
+    "adafactor_wd_maximize": (
+        "Adafactor",
+        {"weight_decay": 0.1, "maximize": True, "foreach": False},
+    ),
     # the older optimizers' options
     "sgd_maximize_nesterov": (
         "SGD",
@@ -273,6 +282,12 @@ ERROR_CASES = [
     ("RMSprop", {"fused": True}),
     ("NAdam", {"fused": True}),
     ("SGD", {"capturable": True}),
+    ("Adafactor", {"lr": -1.0}),
+    ("Adafactor", {"beta2_decay": 0.5}),
+    ("Adafactor", {"eps": (-1.0, 1e-3)}),
+    ("Adafactor", {"eps": (None, -1.0)}),
+    ("Adafactor", {"d": 0.5}),
+    ("Adafactor", {"weight_decay": -0.5}),
 ]
 
 
@@ -373,7 +388,7 @@ def test_reprs_match_pytorch() -> None:
 
 def test_dir_lists_torch_optim_public_names() -> None:
     public = {n for n in dir(torch.optim) if not n.startswith("_")}
-    missing = {"Adafactor", "Muon", "swap_in_optimizer_params_and_state"}
+    missing = {"Muon", "swap_in_optimizer_params_and_state"}
     assert set(dir(minigrad.optim)) == public - missing
     assert "Any" not in dir(minigrad.optim) and "Callable" not in dir(minigrad.optim)
     for name in sorted(missing):
