@@ -506,15 +506,19 @@ def _css_color(name: str) -> str:
 
 def _role_legend(canvas: Any, x: float, y: float, theme: Theme) -> None:
     """One line under the caption: a sample stroke per highlight and its meaning
-    (the widget's legend, in the CSS colours and dash patterns)."""
-    styles = role_styles()
+    (the widget's legend, in the CSS colours and dash patterns; "already run"
+    shaded as the pages shade it)."""
+    styles = static_styles(theme)
     canvas.setFont("Helvetica", 9)
     for role, text in legend_roles():
         style = styles.get(role, {})
         canvas.setStrokeColor(_rl_color(style.get("color", theme.muted)))
         canvas.setLineWidth(min(float(style.get("penwidth", 1.5)), 4))
         canvas.setDash(*([3, 2] if style.get("dashed") == "True" else []))
-        canvas.rect(x, y - 1, 14, 8, stroke=1, fill=0)
+        fill = _restyled({"fillcolor": theme.colors["fn"][0]}, style).get("fillcolor")
+        if fill:
+            canvas.setFillColor(_rl_color(fill))
+        canvas.rect(x, y - 1, 14, 8, stroke=1, fill=1 if fill else 0)
         canvas.setDash()
         canvas.setFillColor(_rl_color(theme.text))
         canvas.drawString(x + 18, y, text)

@@ -378,6 +378,7 @@ def test_dark_frames_are_dark_everywhere(tmp_path: Path) -> None:
     gif = stepper.save(tmp_path / "steps.gif", dpi=40, theme="dark")
     pictures = [Image.open(f).convert("L") for f in sorted(folder.glob("*.png"))]
     with Image.open(gif) as g:
+        assert g.size == pictures[0].size  # the GIF's frames carry the strip too
         for n in (0, g.n_frames - 1):
             g.seek(n)
             pictures.append(g.convert("L"))
