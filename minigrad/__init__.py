@@ -33,7 +33,6 @@ from ._dtype import (
 from ._generator import Generator, default_generator
 from ._tensor import Tensor
 from ._tensor_base import Size
-from ._tensor_base import matmul as _matmul
 from ._tensor_str import get_printoptions, set_printoptions
 from ._warn import mute_numpy_warnings
 from ._warn import warn as _warn
@@ -73,11 +72,12 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .ops import _common as _op_rules
-from .ops import arithmetic as _arithmetic
+from .ops import arithmetic as A
+from .ops import binary as B
 from .ops import einsum as _einsum
-from .ops import pointwise as _pointwise
-from .ops import selection as _selection
-from .ops import shape as _shape
+from .ops import join as J
+from .ops import selection as C
+from .ops.linalg import matmul as _matmul
 
 __version__ = "0.1.0"
 Tensor.__module__ = "minigrad"  # <class 'minigrad.Tensor'>, as torch.Tensor
@@ -152,7 +152,7 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
 
 def cat(tensors: Any, dim: int = 0) -> Tensor:
     """Join tensors along an existing dim (CatBackward0)."""
-    return _shape.cat(tensors, dim)
+    return J.cat(tensors, dim)
 
 
 concat = concatenate = cat
@@ -160,7 +160,7 @@ concat = concatenate = cat
 
 def stack(tensors: Any, dim: int = 0) -> Tensor:
     """Join tensors along a new dim (StackBackward0)."""
-    return _shape.stack(tensors, dim)
+    return J.stack(tensors, dim)
 
 
 def atleast_1d(*tensors: Any) -> Any:
@@ -292,7 +292,7 @@ def einsum(*args: Any) -> Tensor:
 
 def where(condition: Tensor, input: Any, other: Any) -> Tensor:
     """``input`` where ``condition`` holds, else ``other`` (numbers allowed)."""
-    return _selection.where(condition, input, other)
+    return C.where(condition, input, other)
 
 
 def xlogy(input: Any, other: Any) -> Tensor:
@@ -304,14 +304,14 @@ def xlogy(input: Any, other: Any) -> Tensor:
             "xlogy(): argument 'input' (position 1) must be Tensor, not "
             f"{type(input).__name__}"
         )
-    return _pointwise.XlogyScalarSelf.apply(other, input)
+    return B.XlogyScalarSelf.apply(other, input)
 
 
 def rsub(input: Tensor, other: Any, alpha: Any = 1) -> Tensor:
     """``other - alpha * input``."""
     if isinstance(other, Tensor):
-        return _arithmetic.RsubTensor.apply(input, other, alpha)
-    return _arithmetic.RsubScalar.apply(input, other, alpha)
+        return A.RsubTensor.apply(input, other, alpha)
+    return A.RsubScalar.apply(input, other, alpha)
 
 
 def remainder(input: Any, other: Any) -> Tensor:

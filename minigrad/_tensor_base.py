@@ -23,15 +23,23 @@ from ._views_inplace import (
     ViewsAndInplace,
 )
 from ._warn import warn
+from .ops import _dims as _dims
+from .ops import activation as AC
 from .ops import arithmetic as A
+from .ops import binary as B
+from .ops import copies as CP
+from .ops import diagonal as D
+from .ops import indexing as IX
+from .ops import join as J
 from .ops import linalg as L
-from .ops import nn as N
-from .ops import pointwise as P
+from .ops import ordering as O
+from .ops import rearrange as RA
 from .ops import reduction as R
 from .ops import selection as C
-from .ops import shape as S
-from .ops import sorting as O
+from .ops import unary as U
+from .ops import views as V
 from .ops._common import _NUMBER, _as_tensor, _scalar, broadcast_shape
+from .ops.linalg import matmul
 
 # The Tensor class, handed down by _tensor.py (the methods make Tensors).
 Tensor: Any = None
@@ -112,7 +120,7 @@ class TensorBase(ViewsAndInplace):
     def size(self, dim: int | None = None) -> Any:
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[R.normalize_dims(dim, self._data.ndim)[0]]
+        return self._data.shape[_dims.normalize_dims(dim, self._data.ndim)[0]]
 
     def dim(self) -> int:
         return self._data.ndim
@@ -442,42 +450,42 @@ class TensorBase(ViewsAndInplace):
 
     # ------------------------------------------------------------ math functions
     def exp(self) -> Tensor:
-        return P.Exp.apply(self)
+        return U.Exp.apply(self)
 
     def log(self) -> Tensor:
-        return P.Log.apply(self)
+        return U.Log.apply(self)
 
     def tanh(self) -> Tensor:
-        return P.Tanh.apply(self)
+        return AC.Tanh.apply(self)
 
     def sigmoid(self) -> Tensor:
-        return P.Sigmoid.apply(self)
+        return AC.Sigmoid.apply(self)
 
     def relu(self) -> Tensor:
-        return P.Relu.apply(self)
+        return AC.Relu.apply(self)
 
     def reciprocal(self) -> Tensor:
-        return P.Reciprocal.apply(self)
+        return U.Reciprocal.apply(self)
 
     def sqrt(self) -> Tensor:
-        return P.Sqrt.apply(self)
+        return U.Sqrt.apply(self)
 
     def abs(self) -> Tensor:
-        return P.Abs.apply(self)
+        return U.Abs.apply(self)
 
     __abs__ = abs
 
     def sin(self) -> Tensor:
-        return P.Sin.apply(self)
+        return U.Sin.apply(self)
 
     def cos(self) -> Tensor:
-        return P.Cos.apply(self)
+        return U.Cos.apply(self)
 
     def sign(self) -> Tensor:
-        return P.Sign.apply(self)
+        return U.Sign.apply(self)
 
     def sgn(self) -> Tensor:
-        return P.Sgn.apply(self)
+        return U.Sgn.apply(self)
 
     def sum(
         self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
@@ -519,37 +527,37 @@ class TensorBase(ViewsAndInplace):
 
     # ------------------------------------------- index_select, tril, roll, new_*
     def index_select(self, dim: int, index: Tensor) -> Tensor:
-        return S.IndexSelect.apply(self, dim, (index,))
+        return IX.IndexSelect.apply(self, dim, (index,))
 
     def index_add(
         self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1
     ) -> Tensor:
         """A copy with ``alpha * source`` added at ``index`` along ``dim``."""
-        return S.IndexAdd.apply(self, dim, (index,), source, alpha)
+        return IX.IndexAdd.apply(self, dim, (index,), source, alpha)
 
     def index_add_(
         self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1
     ) -> Tensor:
-        return self._inplace(S.IndexAdd, dim, (index,), source, alpha)
+        return self._inplace(IX.IndexAdd, dim, (index,), source, alpha)
 
     def tril(self, diagonal: int = 0) -> Tensor:
-        return S.Tril.apply(self, diagonal)
+        return D.Tril.apply(self, diagonal)
 
     def triu(self, diagonal: int = 0) -> Tensor:
-        return S.Triu.apply(self, diagonal)
+        return D.Triu.apply(self, diagonal)
 
     def tril_(self, diagonal: int = 0) -> Tensor:
-        return self._inplace(S.Tril, diagonal)
+        return self._inplace(D.Tril, diagonal)
 
     def triu_(self, diagonal: int = 0) -> Tensor:
-        return self._inplace(S.Triu, diagonal)
+        return self._inplace(D.Triu, diagonal)
 
     def roll(self, shifts: Any, dims: Any = None) -> Tensor:
         """Elements shifted along ``dims`` (the flattened tensor when None),
         wrapping around."""
         shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
         dims = () if dims is None else (dims,) if isinstance(dims, int) else dims
-        return S.Roll.apply(self, shifts, tuple(dims))
+        return RA.Roll.apply(self, shifts, tuple(dims))
 
     def tile(self, *dims: Any) -> Tensor:
         """``repeat`` with missing leading repeats counted as 1."""
@@ -593,24 +601,24 @@ class TensorBase(ViewsAndInplace):
 
     # ------------------------------------- logaddexp, hypot, xlogy, logit, ...
     def logaddexp(self, other: Tensor) -> Tensor:
-        return P.Logaddexp.apply(self, other)
+        return B.Logaddexp.apply(self, other)
 
     def hypot(self, other: Tensor) -> Tensor:
-        return P.Hypot.apply(self, other)
+        return B.Hypot.apply(self, other)
 
     def xlogy(self, other: Any) -> Tensor:
         if isinstance(other, _NUMBER):
-            return P.XlogyScalarOther.apply(self, other)
-        return P.Xlogy.apply(self, _as_tensor(other, "xlogy"))
+            return B.XlogyScalarOther.apply(self, other)
+        return B.Xlogy.apply(self, _as_tensor(other, "xlogy"))
 
     def logit(self, eps: float | None = None) -> Tensor:
-        return P.Logit.apply(self, eps)
+        return U.Logit.apply(self, eps)
 
     def deg2rad(self) -> Tensor:
-        return P.Deg2Rad.apply(self)
+        return U.Deg2Rad.apply(self)
 
     def rad2deg(self) -> Tensor:
-        return P.Rad2Deg.apply(self)
+        return U.Rad2Deg.apply(self)
 
     def isclose(
         self,
@@ -650,7 +658,7 @@ class TensorBase(ViewsAndInplace):
     # ------------------------------------ reshaping helpers built from views
     def unflatten(self, dim: int, sizes: Any) -> Tensor:
         """Dim ``dim`` split into ``sizes`` (a view)."""
-        (d,) = R.normalize_dims(dim, self._data.ndim)
+        (d,) = _dims.normalize_dims(dim, self._data.ndim)
         shape = self._data.shape
         return self.view(*shape[:d], *sizes, *shape[d + 1 :])
 
@@ -661,7 +669,7 @@ class TensorBase(ViewsAndInplace):
         """Each element repeated ``repeats`` times along ``dim`` (the flattened
         tensor when None), recorded as PyTorch records it."""
         x = self.view(-1) if dim is None else self
-        d = 0 if dim is None else R.normalize_dims(dim, x._data.ndim)[0]
+        d = 0 if dim is None else _dims.normalize_dims(dim, x._data.ndim)[0]
         if isinstance(repeats, Tensor):  # a count per element: an index_select
             index = np.repeat(np.arange(x._data.shape[d]), repeats._data)
             return x.index_select(d, Tensor._make(index, False))
@@ -672,7 +680,7 @@ class TensorBase(ViewsAndInplace):
 
     def tensor_split(self, indices_or_sections: Any, dim: int = 0) -> tuple:
         """Pieces along ``dim``: ``n`` nearly equal ones, or cut at indices."""
-        (d,) = R.normalize_dims(dim, self._data.ndim)
+        (d,) = _dims.normalize_dims(dim, self._data.ndim)
         n = self._data.shape[d]
         if isinstance(indices_or_sections, int):
             k = indices_or_sections
@@ -692,7 +700,7 @@ class TensorBase(ViewsAndInplace):
         steps = tuple(s // self._data.itemsize for s in self._data.strides)
         if dim is None:
             return steps
-        return steps[R.normalize_dims(dim, self._data.ndim)[0]]
+        return steps[_dims.normalize_dims(dim, self._data.ndim)[0]]
 
     def element_size(self) -> int:
         return self._data.itemsize
@@ -715,37 +723,37 @@ class TensorBase(ViewsAndInplace):
         return Tensor._make(np.asarray(rows, np.int64, order="F"), False)
 
     def count_nonzero(self, dim: Any = None) -> Tensor:
-        axis = None if dim is None else R.normalize_dims(dim, self._data.ndim)
+        axis = None if dim is None else _dims.normalize_dims(dim, self._data.ndim)
         count = np.count_nonzero(self._data, axis=axis)
         return Tensor._make(np.asarray(count, np.int64), False)
 
     # ------------------------------------------------------ diagonals, trace
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
         """The diagonal of dims ``dim1`` and ``dim2`` (a view), as the last dim."""
-        return self._view(S.Diagonal, offset, dim1, dim2)
+        return self._view(D.Diagonal, offset, dim1, dim2)
 
     def diag(self, diagonal: int = 0) -> Tensor:
         """Of a matrix, its diagonal (a copy); of a vector, the matrix with it on
         the diagonal."""
         ndim = self._data.ndim
         if ndim == 2:
-            return S.DiagonalCopy.apply(self, diagonal, 0, 1)
+            return D.DiagonalCopy.apply(self, diagonal, 0, 1)
         if ndim == 1:
-            return S.DiagEmbed.apply(self, diagonal, -2, -1)
+            return D.DiagEmbed.apply(self, diagonal, -2, -1)
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {ndim}D")
 
     def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
-        return S.DiagEmbed.apply(self, offset, dim1, dim2)
+        return D.DiagEmbed.apply(self, offset, dim1, dim2)
 
     def trace(self) -> Tensor:
-        return S.Trace.apply(self)
+        return D.Trace.apply(self)
 
     def index_fill(self, dim: int, index: Tensor, value: Any) -> Tensor:
-        cls = S.IndexFill if isinstance(value, Tensor) else S.IndexFillScalar
+        cls = IX.IndexFill if isinstance(value, Tensor) else IX.IndexFillScalar
         return cls.apply(self, dim, (index,), value)
 
     def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
-        cls = S.IndexFill if isinstance(value, Tensor) else S.IndexFillScalar
+        cls = IX.IndexFill if isinstance(value, Tensor) else IX.IndexFillScalar
         return self._inplace(cls, dim, (index,), value)
 
     # ------------------------------------------------------------- ordering
@@ -780,76 +788,76 @@ class TensorBase(ViewsAndInplace):
 
     # ----------------------------------- trigonometric, hyperbolic, rounding
     def tan(self) -> Tensor:
-        return P.Tan.apply(self)
+        return U.Tan.apply(self)
 
     def asin(self) -> Tensor:
-        return P.Asin.apply(self)
+        return U.Asin.apply(self)
 
     def acos(self) -> Tensor:
-        return P.Acos.apply(self)
+        return U.Acos.apply(self)
 
     def atan(self) -> Tensor:
-        return P.Atan.apply(self)
+        return U.Atan.apply(self)
 
     def atan2(self, other: Tensor) -> Tensor:
-        return P.Atan2.apply(self, other)
+        return B.Atan2.apply(self, other)
 
     def sinh(self) -> Tensor:
-        return P.Sinh.apply(self)
+        return U.Sinh.apply(self)
 
     def cosh(self) -> Tensor:
-        return P.Cosh.apply(self)
+        return U.Cosh.apply(self)
 
     def asinh(self) -> Tensor:
-        return P.Asinh.apply(self)
+        return U.Asinh.apply(self)
 
     def acosh(self) -> Tensor:
-        return P.Acosh.apply(self)
+        return U.Acosh.apply(self)
 
     def atanh(self) -> Tensor:
-        return P.Atanh.apply(self)
+        return U.Atanh.apply(self)
 
     arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
     arcsinh, arccosh, arctanh = asinh, acosh, atanh
 
     def floor(self) -> Tensor:
-        return P.Floor.apply(self)
+        return U.Floor.apply(self)
 
     def ceil(self) -> Tensor:
-        return P.Ceil.apply(self)
+        return U.Ceil.apply(self)
 
     def trunc(self) -> Tensor:
-        return P.Trunc.apply(self)
+        return U.Trunc.apply(self)
 
     fix = trunc
 
     def round(self, *, decimals: int = 0) -> Tensor:
         if decimals:
-            return P.RoundDecimals.apply(self, decimals)
-        return P.Round.apply(self)
+            return U.RoundDecimals.apply(self, decimals)
+        return U.Round.apply(self)
 
     def frac(self) -> Tensor:
-        return P.Frac.apply(self)
+        return U.Frac.apply(self)
 
     def floor_(self) -> Tensor:
-        return self._inplace(P.Floor)
+        return self._inplace(U.Floor)
 
     def ceil_(self) -> Tensor:
-        return self._inplace(P.Ceil)
+        return self._inplace(U.Ceil)
 
     def trunc_(self) -> Tensor:
-        return self._inplace(P.Trunc)
+        return self._inplace(U.Trunc)
 
     def round_(self) -> Tensor:
-        return self._inplace(P.Round)
+        return self._inplace(U.Round)
 
     def frac_(self) -> Tensor:
-        return self._inplace(P.Frac)
+        return self._inplace(U.Frac)
 
     def nan_to_num(
         self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
     ) -> Tensor:
-        return P.NanToNum.apply(self, nan, posinf, neginf)
+        return U.NanToNum.apply(self, nan, posinf, neginf)
 
     # predicates: boolean results, no gradient
     def _predicate(self, fn: Callable) -> Tensor:
@@ -865,7 +873,7 @@ class TensorBase(ViewsAndInplace):
 
     def _truth(self, fn: Callable, dim: Any, keepdim: bool) -> Tensor:
         x = self._data
-        axis = None if dim is None else R.normalize_dims(dim, x.ndim)
+        axis = None if dim is None else _dims.normalize_dims(dim, x.ndim)
         if axis is not None and not x.ndim:
             axis = None
         out = fn(x, axis=axis, keepdims=keepdim if axis is not None else False)
@@ -900,25 +908,25 @@ class TensorBase(ViewsAndInplace):
 
     # --------------------------------------------- more elementwise functions
     def rsqrt(self) -> Tensor:
-        return P.Rsqrt.apply(self)
+        return U.Rsqrt.apply(self)
 
     def log1p(self) -> Tensor:
-        return P.Log1p.apply(self)
+        return U.Log1p.apply(self)
 
     def log2(self) -> Tensor:
-        return P.Log2.apply(self)
+        return U.Log2.apply(self)
 
     def log10(self) -> Tensor:
-        return P.Log10.apply(self)
+        return U.Log10.apply(self)
 
     def exp2(self) -> Tensor:
-        return P.Exp2.apply(self)
+        return U.Exp2.apply(self)
 
     def expm1(self) -> Tensor:
-        return P.Expm1.apply(self)
+        return U.Expm1.apply(self)
 
     def erf(self) -> Tensor:
-        return P.Erf.apply(self)
+        return U.Erf.apply(self)
 
     def clamp(self, min: Any = None, max: Any = None) -> Tensor:
         cls, args = C.clamp_args(min, max)
@@ -977,7 +985,7 @@ class TensorBase(ViewsAndInplace):
         return self._inplace(C.MaskedScatter, (mask,), source)
 
     def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
-        return S.Gather.apply(self, dim, (index,))
+        return IX.Gather.apply(self, dim, (index,))
 
     def scatter(
         self,
@@ -1012,7 +1020,7 @@ class TensorBase(ViewsAndInplace):
         return self._inplace(cls, dim, (index,), x)
 
     def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
-        return S.ScatterAdd.apply(self, dim, (index,), src)
+        return IX.ScatterAdd.apply(self, dim, (index,), src)
 
     def scatter_reduce(
         self,
@@ -1025,7 +1033,7 @@ class TensorBase(ViewsAndInplace):
     ) -> Tensor:
         """``src`` combined into a copy of self at ``index`` by ``reduce`` ("sum",
         "prod", "mean", "amax" or "amin")."""
-        return S.ScatterReduce.apply(self, dim, (index,), src, reduce, include_self)
+        return IX.ScatterReduce.apply(self, dim, (index,), src, reduce, include_self)
 
     def scatter_reduce_(
         self,
@@ -1036,44 +1044,44 @@ class TensorBase(ViewsAndInplace):
         *,
         include_self: bool = True,
     ) -> Tensor:
-        return self._inplace(S.ScatterReduce, dim, (index,), src, reduce, include_self)
+        return self._inplace(IX.ScatterReduce, dim, (index,), src, reduce, include_self)
 
     def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
-        return self._inplace(S.ScatterAdd, dim, (index,), src)
+        return self._inplace(IX.ScatterAdd, dim, (index,), src)
 
     def flip(self, *dims: Any) -> Tensor:
         """The elements in reverse order along ``dims`` (a copy, not a view)."""
         if len(dims) == 1 and not isinstance(dims[0], int):
             dims = tuple(dims[0])
-        return S.Flip.apply(self, dims)
+        return RA.Flip.apply(self, dims)
 
     # ------------------------------------------------------ more reductions
     def _extreme(self, all_cls: type, dim_cls: type, dim: Any, keepdim: bool) -> Any:
         if isinstance(dim, Tensor):  # max(a, b) is maximum
-            return (C.maximum if all_cls is R.MaxAll else C.minimum)(self, dim)
+            return (C.maximum if all_cls is O.MaxAll else C.minimum)(self, dim)
         if dim is None:
             return all_cls.apply(self)
         values, indices = dim_cls.apply(self, dim, keepdim)
-        result = R.MaxResult if dim_cls is R.MaxDim else R.MinResult
+        result = R.MaxResult if dim_cls is O.MaxDim else R.MinResult
         return result(values, indices)
 
     def max(self, dim: Any = None, keepdim: bool = False) -> Any:
-        return self._extreme(R.MaxAll, R.MaxDim, dim, keepdim)
+        return self._extreme(O.MaxAll, O.MaxDim, dim, keepdim)
 
     def min(self, dim: Any = None, keepdim: bool = False) -> Any:
-        return self._extreme(R.MinAll, R.MinDim, dim, keepdim)
+        return self._extreme(O.MinAll, O.MinDim, dim, keepdim)
 
     def amax(self, dim: Any = (), keepdim: bool = False) -> Tensor:
-        return R.Amax.apply(self, dim, keepdim)
+        return O.Amax.apply(self, dim, keepdim)
 
     def amin(self, dim: Any = (), keepdim: bool = False) -> Tensor:
-        return R.Amin.apply(self, dim, keepdim)
+        return O.Amin.apply(self, dim, keepdim)
 
     def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return R.argmax(self, dim, keepdim)
+        return O.argmax(self, dim, keepdim)
 
     def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return R.argmax(self, dim, keepdim, np.argmin)
+        return O.argmax(self, dim, keepdim, np.argmin)
 
     def _var_args(self, dim: Any, unbiased: Any, correction: Any) -> tuple:
         if isinstance(dim, bool):  # var(True): the ``unbiased`` overload
@@ -1172,7 +1180,7 @@ class TensorBase(ViewsAndInplace):
                 _device.check(a)
         if dtype is None or dtype is self.dtype:
             return self
-        return S.ToCopy.apply(self, dtype.np)
+        return CP.ToCopy.apply(self, dtype.np)
 
     def type(self, dtype: Any = None) -> Any:
         if dtype is None:
@@ -1204,12 +1212,12 @@ class TensorBase(ViewsAndInplace):
         raise AssertionError("Torch not compiled with CUDA enabled")
 
     def clone(self) -> Tensor:
-        return S.Clone.apply(self)
+        return CP.Clone.apply(self)
 
     def contiguous(self) -> Tensor:
         if self._data.flags.c_contiguous:
             return self
-        return S.Clone.apply(self, "C")  # a clone in row-major order
+        return CP.Clone.apply(self, "C")  # a clone in row-major order
 
     def new_tensor(
         self, data: Any, dtype: Any = None, requires_grad: bool = False
@@ -1223,25 +1231,25 @@ class TensorBase(ViewsAndInplace):
     def view(self, *shape: Any) -> Tensor:
         if len(shape) == 1 and isinstance(shape[0], dt.dtype):
             raise NotImplementedError("view(dtype) is not supported by minigrad")
-        shape = S.view_shape(_shape_arg(shape), self._data.size)
-        return self._view(S.View, shape)
+        shape = V.view_shape(_shape_arg(shape), self._data.size)
+        return self._view(V.View, shape)
 
     def view_as(self, other: Tensor) -> Tensor:
         return self.view(other.shape)
 
     def reshape(self, *shape: Any) -> Tensor:
-        shape = S.view_shape(_shape_arg(shape), self._data.size)
+        shape = V.view_shape(_shape_arg(shape), self._data.size)
         if self._data.flags.c_contiguous:
-            return self._view(S.View, shape)
+            return self._view(V.View, shape)
         if np.shares_memory(self._data.reshape(shape), self._data):
-            return self._view(S.ReshapeAlias, shape)
+            return self._view(V.ReshapeAlias, shape)
         # Not expressible as a view: PyTorch copies, then reinterprets the copy.
-        return S.UnsafeView.apply(self.clone(), shape)
+        return V.UnsafeView.apply(self.clone(), shape)
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         if self._data.ndim == 0:
             return self.reshape(1)
-        start, end = R.normalize_dims((start_dim, end_dim), self._data.ndim)
+        start, end = _dims.normalize_dims((start_dim, end_dim), self._data.ndim)
         if start > end:
             raise RuntimeError(
                 "flatten() has invalid args: start_dim cannot come after end_dim"
@@ -1257,14 +1265,14 @@ class TensorBase(ViewsAndInplace):
     def narrow(self, dim: int, start: int, length: int) -> Tensor:
         if self._data.ndim == 0:
             raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-        (d,) = R.normalize_dims(dim, self._data.ndim)
+        (d,) = _dims.normalize_dims(dim, self._data.ndim)
         size = self._data.shape[d]
         start = start + size if start < 0 else start
         if start + length > size:
             raise RuntimeError(
                 f"start ({start}) + length ({length}) exceeds dimension size ({size})."
             )
-        return self._view(S.Narrow, dim, slice(start, start + length))
+        return self._view(V.Narrow, dim, slice(start, start + length))
 
     def movedim(self, source: Any, destination: Any) -> Tensor:
         src = [source] if isinstance(source, int) else list(source)
@@ -1277,8 +1285,8 @@ class TensorBase(ViewsAndInplace):
             )
         n = self._data.ndim
         if n == 0:
-            return self._view(S.Alias)
-        src_n, dst_n = R.normalize_dims(src, n), R.normalize_dims(dst, n)
+            return self._view(V.Alias)
+        src_n, dst_n = _dims.normalize_dims(src, n), _dims.normalize_dims(dst, n)
         for name, given, dims in (("source", src, src_n), ("destination", dst, dst_n)):
             if len(set(dims)) != len(dims):
                 raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
@@ -1295,12 +1303,12 @@ class TensorBase(ViewsAndInplace):
     swapdims = swapaxes
 
     def repeat(self, *sizes: Any) -> Tensor:
-        return S.Repeat.apply(self, tuple(_shape_arg(sizes)))
+        return RA.Repeat.apply(self, tuple(_shape_arg(sizes)))
 
     def split(self, split_size_or_sections: Any, dim: int = 0) -> tuple:
         if isinstance(split_size_or_sections, int):
-            return self._views(S.Split, split_size_or_sections, dim)
-        return self._views(S.SplitWithSizes, tuple(split_size_or_sections), dim)
+            return self._views(J.Split, split_size_or_sections, dim)
+        return self._views(J.SplitWithSizes, tuple(split_size_or_sections), dim)
 
     def chunk(self, chunks: int, dim: int = 0) -> tuple:
         size = self._chunk_size(chunks, dim)
@@ -1311,7 +1319,7 @@ class TensorBase(ViewsAndInplace):
     def unsafe_split(self, split_size: int, dim: int = 0) -> tuple:
         """``split`` whose pieces are not views: writing one in place is allowed
         and is not tracked back to this tensor (UnsafeSplitBackward0)."""
-        return S.UnsafeSplit.apply(self, split_size, dim)
+        return J.UnsafeSplit.apply(self, split_size, dim)
 
     def unsafe_chunk(self, chunks: int, dim: int = 0) -> tuple:
         return self.unsafe_split(self._chunk_size(chunks, dim), dim)
@@ -1323,14 +1331,14 @@ class TensorBase(ViewsAndInplace):
             )
         if self._data.ndim == 0:
             raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-        (d,) = R.normalize_dims(dim, self._data.ndim)
+        (d,) = _dims.normalize_dims(dim, self._data.ndim)
         return -(-self._data.shape[d] // chunks)
 
     def unbind(self, dim: int = 0) -> tuple:
-        return self._views(S.Unbind, dim)
+        return self._views(J.Unbind, dim)
 
     def t(self) -> Tensor:
-        return self._view(S.T)
+        return self._view(V.T)
 
     @property
     def T(self) -> Tensor:  # noqa: N802
@@ -1352,27 +1360,27 @@ class TensorBase(ViewsAndInplace):
                 UserWarning,
                 stacklevel=2,
             )
-        return self._view(S.Permute, tuple(reversed(range(ndim))))
+        return self._view(V.Permute, tuple(reversed(range(ndim))))
 
     @property
     def mT(self) -> Tensor:  # noqa: N802
         return self.transpose(-2, -1)
 
     def transpose(self, dim0: int, dim1: int) -> Tensor:
-        R.normalize_dims((dim0, dim1), self._data.ndim)  # range check
-        return self._view(S.Transpose, dim0, dim1)
+        _dims.normalize_dims((dim0, dim1), self._data.ndim)  # range check
+        return self._view(V.Transpose, dim0, dim1)
 
     def transpose_(self, dim0: int, dim1: int) -> Tensor:
-        R.normalize_dims((dim0, dim1), self._data.ndim)  # range check
-        return self._inplace_view(S.TransposeInplace, dim0, dim1)
+        _dims.normalize_dims((dim0, dim1), self._data.ndim)  # range check
+        return self._inplace_view(V.TransposeInplace, dim0, dim1)
 
     def t_(self) -> Tensor:
-        return self._inplace_view(S.TInplace)
+        return self._inplace_view(V.TInplace)
 
     def permute(self, *dims: Any) -> Tensor:
         if not dims:
             raise TypeError('permute() missing 1 required positional arguments: "dims"')
-        return self._view(S.Permute, tuple(_shape_arg(dims)))
+        return self._view(V.Permute, tuple(_shape_arg(dims)))
 
     def expand(self, *shape: Any) -> Tensor:
         shape = list(_shape_arg(shape))
@@ -1396,31 +1404,31 @@ class TensorBase(ViewsAndInplace):
                     f"size ({have}) at non-singleton dimension {i}.  Target sizes: "
                     f"{shape}.  Tensor sizes: {list(self._data.shape)}"
                 )
-        return self._view(S.Expand, tuple(shape))
+        return self._view(V.Expand, tuple(shape))
 
     def expand_as(self, other: Tensor) -> Tensor:
         return self.expand(other.shape)
 
     def unsqueeze(self, dim: int) -> Tensor:
-        R.normalize_dims(dim, self._data.ndim + 1)  # range check
-        return self._view(S.Unsqueeze, dim)
+        _dims.normalize_dims(dim, self._data.ndim + 1)  # range check
+        return self._view(V.Unsqueeze, dim)
 
     def squeeze(self, dim: int | None = None) -> Tensor:
         if dim is None:
-            return self._view(S.Squeeze)
-        R.normalize_dims(dim, self._data.ndim)  # range check
-        return self._view(S.SqueezeDim, dim)
+            return self._view(V.Squeeze)
+        _dims.normalize_dims(dim, self._data.ndim)  # range check
+        return self._view(V.SqueezeDim, dim)
 
     def select(self, dim: int, index: int) -> Tensor:
         if self._data.ndim:
-            d = R.normalize_dims(dim, self._data.ndim)[0]  # range check
+            d = _dims.normalize_dims(dim, self._data.ndim)[0]  # range check
             size = self._data.shape[d]
             if not -size <= index < size:  # worded unlike ``a[i]``'s error
                 raise IndexError(
                     f"select(): index {index} out of range for tensor of size "
                     f"{list(self._data.shape)} at dimension {dim}"
                 )
-        return self._view(S.Select, dim, index)
+        return self._view(V.Select, dim, index)
 
     def __getitem__(self, key: Any) -> Tensor:
         """Basic indexing is a chain of views (select/slice/unsqueeze), as in
@@ -1429,9 +1437,9 @@ class TensorBase(ViewsAndInplace):
             return self._index(key)
         if not isinstance(key, tuple):
             if key is Ellipsis:
-                return self._view(S.Alias)
+                return self._view(V.Alias)
             if isinstance(key, slice):
-                return self._view(S.Slice, 0, key)
+                return self._view(V.Slice, 0, key)
             key = (key,)
         if any(
             isinstance(k, (Tensor, list, np.ndarray)) and not _is_int_scalar(k)
@@ -1442,7 +1450,7 @@ class TensorBase(ViewsAndInplace):
         n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
         for k in key:
             if k is None:
-                out = out._view(S.Unsqueeze, dim)
+                out = out._view(V.Unsqueeze, dim)
                 dim += 1
             elif k is Ellipsis:
                 dim += self._data.ndim - n_real
@@ -1451,15 +1459,15 @@ class TensorBase(ViewsAndInplace):
                 # (``x[1:]`` of an empty dim is still a SliceBackward0)
                 whole = k.start in (None, 0) and k.step in (None, 1)
                 if not (whole and (k.stop is None or k.stop >= out._data.shape[dim])):
-                    out = out._view(S.Slice, dim, k)
+                    out = out._view(V.Slice, dim, k)
                 dim += 1
             else:
                 if dim >= out._data.ndim and self._data.ndim:  # 0-d: Select says
                     raise IndexError(
                         f"too many indices for tensor of dimension {self._data.ndim}"
                     )
-                out = out._view(S.Select, dim, int(k))
-        return self._view(S.Alias) if out is self else out
+                out = out._view(V.Select, dim, int(k))
+        return self._view(V.Alias) if out is self else out
 
     def _index(self, key: Any) -> Tensor:
         np_key = _numpy_key(key)
@@ -1472,7 +1480,7 @@ class TensorBase(ViewsAndInplace):
             else Tensor._make(np.asarray(k), False)
             for k in items
         )
-        return S.Index.apply(self, np_key, indices)
+        return IX.Index.apply(self, np_key, indices)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         if not isinstance(value, (Tensor, *_NUMBER)):
@@ -1489,7 +1497,7 @@ class TensorBase(ViewsAndInplace):
                 and any(isinstance(k, (Tensor, list, np.ndarray)) for k in key)
             )
         ):
-            self._inplace(S.IndexPut, value, _numpy_key(key), False)
+            self._inplace(IX.IndexPut, value, _numpy_key(key), False)
         else:
             dst = self[key]
             if value._data.ndim and value._data.shape != dst._data.shape:
@@ -1548,29 +1556,29 @@ class TensorBase(ViewsAndInplace):
         return self._inplace(A.Neg)
 
     def exp_(self) -> Tensor:
-        return self._inplace(P.Exp)
+        return self._inplace(U.Exp)
 
     def tanh_(self) -> Tensor:
-        return self._inplace(P.Tanh)
+        return self._inplace(AC.Tanh)
 
     # (the other elementwise functions in place are made below the class)
 
     def sigmoid_(self) -> Tensor:
-        return self._inplace(P.Sigmoid)
+        return self._inplace(AC.Sigmoid)
 
     def relu_(self) -> Tensor:
-        return self._inplace(P.Relu)
+        return self._inplace(AC.Relu)
 
     def zero_(self) -> Tensor:
-        return self._inplace(S.Zero)
+        return self._inplace(CP.Zero)
 
     def fill_(self, value: Any) -> Tensor:
         if isinstance(value, Tensor):
-            return self._inplace(S.FillTensor, value)
-        return self._inplace(S.Fill, value)
+            return self._inplace(CP.FillTensor, value)
+        return self._inplace(CP.Fill, value)
 
     def copy_(self, src: Any) -> Tensor:
-        return self._inplace(S.Copy, _as_tensor(src, "copy_"))
+        return self._inplace(CP.Copy, _as_tensor(src, "copy_"))
 
     # ``x += y`` is ``x.add_(y)``; for an operand it refuses, Python's own
     # "unsupported operand type(s) for +=" error, as with PyTorch
@@ -1603,12 +1611,12 @@ class TensorBase(ViewsAndInplace):
     def softmax(self, dim: int, dtype: Any = None) -> Tensor:
         """``exp(x) / sum(exp(x))`` along ``dim`` (SoftmaxBackward0)."""
         src = self if dtype is None else self.to(dtype)
-        return N.Softmax.apply(src, dim)
+        return AC.Softmax.apply(src, dim)
 
     def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
         """``x - logsumexp(x)`` along ``dim`` (LogSoftmaxBackward0)."""
         src = self if dtype is None else self.to(dtype)
-        return N.LogSoftmax.apply(src, dim)
+        return AC.LogSoftmax.apply(src, dim)
 
 
 _OPERANDS = (TensorBase, *_NUMBER)  # what in-place operators accept
@@ -1636,92 +1644,9 @@ def _numpy_key(key: Any) -> Any:
     return tuple(conv(k) for k in key) if isinstance(key, tuple) else conv(key)
 
 
-def _should_fold(a: Tensor, b: Tensor) -> bool:
-    """PyTorch's rule for computing ``a @ b`` with one mm/mv instead of bmm: one
-    operand is batched, the other is 1-D or 2-D and either needs a gradient (a
-    folded product keeps its gradient small) or the batched one folds without a
-    copy."""
-    da, db = a._data.ndim, b._data.ndim
-    a_larger = da >= db
-    if not (max(da, db) >= 3 and min(da, db) <= 2):
-        return False
-    if (b if a_larger else a).requires_grad:
-        return True
-    if da == 2:
-        return False
-    big = a._data if a_larger else np.swapaxes(b._data, -1, -2)
-    if big.size == 0:
-        return True
-    shape, strides = big.shape, big.strides
-    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(big.ndim - 1))
-
-
-def matmul(input: Tensor, other: Tensor) -> Tensor:
-    """``input @ other``: picks dot, mv, mm or a batched product by the ranks,
-    recording the same nodes as PyTorch (e.g. ``v @ M`` is unsqueeze, mm,
-    squeeze)."""
-    a, b = input, other
-    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
-        raise TypeError("matmul(): argument 'other' must be Tensor")
-    da, db = a._data.ndim, b._data.ndim
-    if da == 0 or db == 0:
-        raise RuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {da}D "
-            f"and {db}D"
-        )
-    if da == 1 and db == 1:
-        return L.Dot.apply(a, b)
-    if da == 2 and db == 1:
-        return L.Mv.apply(a, b)
-    if da == 1 and db == 2:
-        # PyTorch squeezes the mm result in place (squeeze_): the result is that
-        # tensor itself (not a view), at version 1
-        row = a.unsqueeze(0).mm(b)
-        out = S.SqueezeDimInplace.apply(row, 0)
-        out._vc = row._vc
-        out._vc.value += 1
-        return out
-    if da == 2 and db == 2:
-        return L.Mm.apply(a, b)
-    if da == 3 and db == 3 and (a._data.shape[0] == 1) != (b._data.shape[0] == 1):
-        # PyTorch 2.13 drops a unit batch when the other side has a real one,
-        # so the product folds into one mm below
-        if a._data.shape[0] == 1:
-            return matmul(a.squeeze(0), b)
-        return matmul(a, b.squeeze(0))
-    if _should_fold(a, b):
-        # fold the batch of the larger operand into rows: one mm (or mv); a
-        # batched right operand is used transposed: (bᵀ @ aᵀ)ᵀ, as PyTorch does
-        swap = db > da
-        big = b.mT if swap else a
-        small = (a.t() if da == 2 else a) if swap else b
-        rows = big.reshape(-1, big._data.shape[-1])
-        mat = small._data.ndim == 2
-        out = rows.mm(small) if mat else rows.mv(small)
-        shape = big._data.shape[:-1] + ((small._data.shape[-1],) if mat else ())
-        out = S.UnsafeView.apply(out, shape)
-        return out.mT.contiguous() if swap and mat else out
-    # batched: broadcast the batch dims, flatten them, bmm, restore the shape
-    a2 = a.unsqueeze(0) if da == 1 else a
-    b2 = b.unsqueeze(-1) if db == 1 else b
-    batch = broadcast_shape(a2._data.shape[:-2], b2._data.shape[:-2])
-    n, k = a2._data.shape[-2:]
-    m = b2._data.shape[-1]
-    if b2._data.shape[-2] != k:  # what bmm would say about the folded batch
-        nb = int(np.prod(batch))
-        raise RuntimeError(
-            "Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{nb}, {k}] but got: [{nb}, {b2._data.shape[-2]}]."
-        )
-    a3 = a2.expand(batch + (n, k)).reshape(-1, n, k)
-    b3 = b2.expand(batch + b2._data.shape[-2:]).reshape(-1, k, m)
-    out_shape = batch + ((n,) if da > 1 else ()) + ((m,) if db > 1 else ())
-    return S.UnsafeView.apply(a3.bmm(b3), out_shape)
-
-
 def _unary_inplace(name: str) -> Callable:
     def method(self: Tensor) -> Tensor:
-        return self._inplace(getattr(P, _OP_CLASS.get(name, name.capitalize())))
+        return self._inplace(getattr(U, _OP_CLASS.get(name, name.capitalize())))
 
     method.__name__ = method.__qualname__ = f"{name}_"
     method.__doc__ = f"``{name}`` in place."
@@ -1757,19 +1682,19 @@ def _scatter_old_reduce(t: Tensor, dim: int, index: Tensor, x: Any, reduce: str)
         )
     if reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
-    d, key = S._scatter_target(t._data, dim, index, tensor_src)
-    part = x if tensor_src is None else S._src_part(x, key[d].shape)
+    d, key = IX._scatter_target(t._data, dim, index, tensor_src)
+    part = x if tensor_src is None else IX._src_part(x, key[d].shape)
     kind = "sum" if reduce == "add" else "prod"
-    return S.scatter_reduce_values(t._data, key, part, kind, True), tensor_src
+    return IX.scatter_reduce_values(t._data, key, part, kind, True), tensor_src
 
 
 def _scatter_source(src: Any, value: Any) -> tuple:
     """``scatter``'s two forms: a tensor ``src`` or a number ``value``."""
     if isinstance(src, Tensor):
-        return S.Scatter, src
+        return IX.Scatter, src
     if src is None and value is None:
         raise TypeError("scatter() missing 1 required argument: 'src' or 'value'")
-    return S.ScatterValue, value if src is None else src
+    return IX.ScatterValue, value if src is None else src
 
 
 def _numpy_spellings(method: Callable) -> Callable:

@@ -22,7 +22,7 @@ from ._tensor import Tensor
 from .autograd.forward_ad import double_backward_jvp
 from .creation import zeros_like
 from .engine import grad as _grad
-from .ops.shape import stack
+from .ops.join import stack
 
 
 def _nums(argnums: Any) -> tuple[int, ...]:

@@ -2,12 +2,15 @@
 
 The layers, lowest first (DESIGN.md, "minigrad's teaching core and its import
 direction"): dtype and grad modes -> node -> function -> engine -> op helpers ->
-op families -> the Tensor -> creation -> autograd, func, nn, optim. A module may
-import its own layer and the layers below it. The Tensor class is the one upward
+op families -> views and in-place -> Tensor bindings -> the Tensor -> creation
+-> autograd, func, nn, optim. A module may import its own layer and the layers
+below it. The Tensor class is the one upward
 reference and is handed down explicitly (``engine.bind_tensor_class``). An import
 inside a function is allowed only with a comment saying why, and there are few.
 
-The checks read the source with ``ast``; nothing is imported.
+The checks read the source with ``ast``; nothing is imported. The op families
+(``ops/*.py``) are also held to one family per file: at most ~800 lines, with a
+docstring that lists the file's classes.
 """
 
 from __future__ import annotations
@@ -163,3 +166,24 @@ def test_nothing_patches_the_tensor_class_into_another_module() -> None:
                 for t in node.targets:
                     patched = isinstance(t, ast.Attribute) and t.attr == "Tensor"
                     assert not patched, f"{module}:{node.lineno}: hand it down"
+
+
+MAX_OP_FILE_LINES = 800  # the issue's bound: one family per file, readable whole
+OP_FILES = sorted((PACKAGE / "ops").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", OP_FILES, ids=[p.name for p in OP_FILES])
+def test_each_op_file_is_one_family_of_at_most_800_lines(path: Path) -> None:
+    lines = path.read_text().count("\n")
+    assert lines <= MAX_OP_FILE_LINES, f"{path.name}: {lines} lines, split the family"
+
+
+@pytest.mark.parametrize("path", OP_FILES, ids=[p.name for p in OP_FILES])
+def test_each_op_file_lists_its_classes_in_its_docstring(path: Path) -> None:
+    tree = ast.parse(path.read_text())
+    doc = ast.get_docstring(tree) or ""
+    assert doc, f"{path.name}: give the module a docstring"
+    listed = {line.split()[0] for line in doc.splitlines() if line.startswith("    ")}
+    classes = [n.name for n in tree.body if isinstance(n, ast.ClassDef)]
+    missing = [c for c in classes if c not in listed]
+    assert not missing, f"{path.name}: list these classes in the docstring: {missing}"

@@ -16,7 +16,7 @@ import numpy as np
 from .. import engine
 from .._tensor import Tensor
 from ..grad_mode import enable_grad
-from ..ops.shape import stack
+from ..ops.join import stack
 
 
 def _as_tuple(x: Any) -> tuple[tuple, bool]:

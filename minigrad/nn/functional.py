@@ -11,16 +11,17 @@ import numpy as np
 
 from .._generator import default_generator
 from .._tensor import Tensor
-from .._tensor_base import matmul
 from ..ops import activation as AC
 from ..ops import arithmetic as A
 from ..ops import conv as CV
-from ..ops import nn as N
+from ..ops import indexing as IX
+from ..ops import linalg as L
+from ..ops import loss as LS
 from ..ops import norm as NORM
-from ..ops import pointwise as P
 from ..ops import pool as PL
 from ..ops import selection as C
 from ..ops._common import broadcast_shape
+from ..ops.linalg import matmul
 
 
 # ---------------------------------------------------------------- activations
@@ -40,17 +41,17 @@ def leaky_relu(
     input: Tensor, negative_slope: float = 0.01, inplace: bool = False
 ) -> Tensor:
     if inplace:
-        return input._inplace(P.LeakyRelu, negative_slope)
-    return P.LeakyRelu.apply(input, negative_slope)
+        return input._inplace(AC.LeakyRelu, negative_slope)
+    return AC.LeakyRelu.apply(input, negative_slope)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
-    return P.Gelu.apply(input, approximate)
+    return AC.Gelu.apply(input, approximate)
 
 
 def softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor:
     # PyTorch's functional defaults are the integers 1 and 20 (they show in _saved_*)
-    return P.Softplus.apply(input, beta, threshold)
+    return AC.Softplus.apply(input, beta, threshold)
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
@@ -123,7 +124,7 @@ def embedding(
         raise NotImplementedError("minigrad has no sparse gradients")
     if max_norm is not None:  # rows used are renormalized in place first
         _embedding_renorm_(weight, input, max_norm, norm_type)
-    return N.Embedding.apply(weight, (input,), padding_idx, scale_grad_by_freq)
+    return IX.Embedding.apply(weight, (input,), padding_idx, scale_grad_by_freq)
 
 
 def _embedding_renorm_(
@@ -449,7 +450,7 @@ def softmax(
         dim = _softmax_dim("softmax", input.dim())
     if dtype is not None:
         input = input.to(dtype)
-    return N.Softmax.apply(input, dim)
+    return AC.Softmax.apply(input, dim)
 
 
 def log_softmax(
@@ -460,7 +461,7 @@ def log_softmax(
         dim = _softmax_dim("log_softmax", input.dim())
     if dtype is not None:
         input = input.to(dtype)
-    return N.LogSoftmax.apply(input, dim)
+    return AC.LogSoftmax.apply(input, dim)
 
 
 # --------------------------------------------------------------------- linear
@@ -471,10 +472,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is None:
         return matmul(input, weight.t())
     if input.dim() == 2:
-        return N.Addmm.apply(bias, input, weight.t())
+        return L.Addmm.apply(bias, input, weight.t())
     if input.is_contiguous() and input.dim() > 0:
         rows = input.view(-1, input.shape[-1])
-        out = N.Addmm.apply(bias, rows, weight.t())
+        out = L.Addmm.apply(bias, rows, weight.t())
         return out.view(*input.shape[:-1], out.shape[-1])
     out = matmul(input, weight.t())
     return out.add_(bias)
@@ -511,7 +512,7 @@ def _reduction(size_average: Any, reduce: Any, reduction: str) -> int:
             stacklevel=3,
         )
         reduction = _legacy_reduction(size_average, reduce)
-    return N.reduction_enum(reduction)
+    return LS.reduction_enum(reduction)
 
 
 def _legacy_reduction(size_average: Any, reduce: Any) -> str:
@@ -532,7 +533,7 @@ def mse_loss(
     """``mean((input - target)²)`` (or its sum, or no reduction)."""
     input, target = _same_size_check(input, target)
     red = _reduction(size_average, reduce, reduction)
-    return N.MseLoss.apply(input, target, red)
+    return LS.MseLoss.apply(input, target, red)
 
 
 def _same_size_check(input: Tensor, target: Tensor) -> tuple:
@@ -564,7 +565,7 @@ def l1_loss(
     red = _reduction(size_average, reduce, reduction)
     input, target = _same_size_check(input, target)
     loss = (input - target).abs()
-    return loss.mean() if red == N.MEAN else loss.sum() if red == N.SUM else loss
+    return loss.mean() if red == LS.MEAN else loss.sum() if red == LS.SUM else loss
 
 
 def smooth_l1_loss(
@@ -580,7 +581,7 @@ def smooth_l1_loss(
         return l1_loss(input, target, size_average, reduce, reduction)
     red = _reduction(size_average, reduce, reduction)
     input, target = _same_size_check(input, target)
-    return N.SmoothL1Loss.apply(input, target, red, beta)
+    return LS.SmoothL1Loss.apply(input, target, red, beta)
 
 
 def huber_loss(
@@ -593,9 +594,9 @@ def huber_loss(
     """Quadratic below ``delta``, linear (with slope delta) above."""
     if weight is not None:
         raise NotImplementedError("minigrad's huber_loss takes no weight")
-    red = N.reduction_enum(reduction)
+    red = LS.reduction_enum(reduction)
     input, target = _same_size_check(input, target)
-    return N.HuberLoss.apply(input, target, red, delta)
+    return LS.HuberLoss.apply(input, target, red, delta)
 
 
 def nll_loss(
@@ -610,7 +611,7 @@ def nll_loss(
     """``-input[i, target_i]`` weighted by ``weight[target_i]``, averaged over the
     total weight of the targets that are not ``ignore_index``."""
     red = _reduction(size_average, reduce, reduction)
-    return N.NllLoss.apply(input, (target, weight), red, ignore_index)
+    return LS.NllLoss.apply(input, (target, weight), red, ignore_index)
 
 
 def cross_entropy(
@@ -635,12 +636,12 @@ def cross_entropy(
                 "or label_smoothing"
             )
         loss = logp * target
-        if red == N.NONE:
+        if red == LS.NONE:
             return -loss.sum(class_dim)
         total = -loss.sum()
-        if red == N.SUM:
+        if red == LS.SUM:
             return total
-        return N.DivScalar.apply(total, input.numel() // input.shape[class_dim])
+        return A.DivScalar.apply(total, input.numel() // input.shape[class_dim])
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing <= 0:
         return nll
@@ -652,10 +653,10 @@ def cross_entropy(
     smooth = -logp.sum(class_dim)
     ignored = target == ignore_index
     smooth._inplace(C.MaskedFill, (ignored,), 0.0)
-    if red == N.MEAN:
+    if red == LS.MEAN:
         kept = Tensor._make(np.asarray((~ignored._data).sum()), False)
         smooth = smooth.sum() / kept
-    elif red == N.SUM:
+    elif red == LS.SUM:
         smooth = smooth.sum()
     n_classes = input.shape[class_dim]
     return A.MulScalar.apply(nll, 1 - label_smoothing) + A.MulScalar.apply(
@@ -681,7 +682,7 @@ def binary_cross_entropy(
         )
     if weight is not None:
         weight = weight.expand(np.broadcast_shapes(target.shape, weight.shape))
-    return N.BinaryCrossEntropy.apply(input, target, (weight,), red)
+    return LS.BinaryCrossEntropy.apply(input, target, (weight,), red)
 
 
 def binary_cross_entropy_with_logits(
@@ -701,7 +702,7 @@ def binary_cross_entropy_with_logits(
             f"Target size ({target.shape}) must be the same as input size "
             f"({input.shape})"
         )
-    return N.BinaryCrossEntropyWithLogits.apply(
+    return LS.BinaryCrossEntropyWithLogits.apply(
         input, target, (weight, pos_weight), red
     )
 

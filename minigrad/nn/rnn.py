@@ -19,9 +19,9 @@ from typing import Any, NamedTuple
 
 from .. import creation
 from .._tensor import Tensor
-from .._tensor_base import matmul
 from .._warn import warn
-from ..ops.shape import cat, stack
+from ..ops.join import cat, stack
+from ..ops.linalg import matmul
 from . import functional as F
 from . import init
 from .module import Module

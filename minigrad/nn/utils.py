@@ -8,7 +8,7 @@ from typing import Any
 from .. import grad_mode
 from .._tensor import Tensor
 from ..creation import tensor
-from ..ops.shape import cat, stack
+from ..ops.join import cat, stack
 
 
 def _as_list(parameters: Any) -> list[Tensor]:

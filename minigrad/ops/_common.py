@@ -1,4 +1,14 @@
-"""What the built-in ops share: the base class, operands, dtype and layout rules."""
+"""What the built-in ops share: the ``Op`` base class and ``BinaryOp``,
+operands (Python numbers, broadcasting), dtype names and promotion, and the
+memory-layout rules that outputs follow.
+
+Classes (and the node each records):
+
+    _Qualified     (mixin: a node name with PyTorch's C++ namespace)
+    QualifiedNode  (the node class of such ops)
+    Op             (the base class of every built-in op)
+    BinaryOp       (base: an op on two tensors that broadcast)
+"""
 
 from __future__ import annotations
 
@@ -8,8 +18,13 @@ import numpy as np
 
 from .. import _dtype as dt
 from .. import node
-from .._dtype import default_float, result_type
+from .._dtype import default_float, from_numpy_dtype, result_type
 from ..function import BackwardCFunction, Function
+
+
+def as_float(x: np.ndarray) -> np.ndarray:
+    """Integer inputs give default-float results, as in PyTorch (``exp(int)``)."""
+    return x if x.dtype.kind == "f" else x.astype(default_float.np)
 
 
 class _Qualified:
@@ -215,3 +230,9 @@ def float_out(out: Any, *operands: Any) -> Any:
     if not want.is_floating_point:
         want = default_float
     return out if out.dtype == want.np else out.astype(want.np, order="K")
+
+
+def dtype_name(x: np.ndarray | np.dtype) -> str:
+    """``Float``, ``Double``, ``Long``...: PyTorch's kernels' name of an array's
+    (or a dtype's) scalar type in their messages."""
+    return from_numpy_dtype(np.dtype(getattr(x, "dtype", x)))._scalar_type

@@ -1,4 +1,35 @@
-"""``+ - * / ** % //``, ``fmod``, division with rounding, and negation."""
+"""The arithmetic operators and their functional forms: ``+ - * / ** % //``
+with tensors or Python numbers, ``fmod``, division with rounding, negation,
+``addcmul``, ``addcdiv``, ``lerp``; and the division by a Python number that
+PyTorch's loss formulas record.
+
+Classes (and the node each records):
+
+    Add                AddBackward0
+    Sub                SubBackward0
+    RsubTensor         RsubBackward0
+    RsubScalar         RsubBackward1
+    Mul                MulBackward0
+    AddScalar          AddBackward1
+    SubScalar          SubBackward1
+    MulScalar          MulBackward1
+    Div                DivBackward0
+    DivMode            DivBackward2
+    Remainder          RemainderBackward1
+    Fmod               FmodBackward1
+    RemainderScalar    RemainderBackward0
+    FmodScalar         FmodBackward0
+    NotDifferentiable  NotImplemented
+    Neg                NegBackward0
+    PowScalar          PowBackward0
+    PowTensor          PowBackward1
+    RpowScalar         PowBackward2
+    Addcmul            AddcmulBackward0
+    Addcdiv            AddcdivBackward0
+    Lerp               LerpBackward0
+    LerpTensor         LerpBackward1
+    DivScalar          DivBackward1
+"""
 
 from __future__ import annotations
 
@@ -514,4 +545,25 @@ register(
     MulScalar=MulScalar.apply,
     DivMode=DivMode.apply,
     rounded_division=rounded_division,
+)
+
+
+class DivScalar(Op):
+    """d (a / s) = g / s   (a Python number: what PyTorch's loss formulas record)"""
+
+    node_name, saved_attrs = "DivBackward1", ("other",)
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, s: Any) -> Any:
+        ctx.other = s
+        x = a._data
+        return np.asarray(x / s, x.dtype)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        return g / ctx.other, None
+
+
+register(
+    DivScalar=DivScalar.apply,
 )

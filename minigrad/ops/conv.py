@@ -7,7 +7,13 @@ the windows' contributions back, one kernel offset at a time. That input
 gradient *is* the transposed convolution, so a transposed convolution swaps the
 two: its forward is the input gradient, its input gradient a convolution. Its
 gradient is ConvolutionBackward0 and, under create_graph, the fused
-ConvolutionBackwardBackward0, whose own gradients are convolutions again."""
+ConvolutionBackwardBackward0, whose own gradients are convolutions again.
+
+Classes (and the node each records):
+
+    Convolution          ConvolutionBackward0
+    ConvolutionBackward  ConvolutionBackwardBackward0
+"""
 
 from __future__ import annotations
 
@@ -17,49 +23,8 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from .._dtype import from_numpy_dtype
-from ._common import Ctx, Grad, Op
-
-Geometry = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
-
-
-def windows(
-    x: np.ndarray,
-    kernel: tuple,
-    geometry: Geometry,
-    fill: float = 0.0,
-    out: tuple | None = None,
-) -> np.ndarray:
-    """The (N, C, *out, *kernel) windows of the padded input (padded with
-    ``fill``), as a view; ``out``: the output size, when not the usual one
-    (pooling's ceil_mode needs room for a last, partial window)."""
-    stride, padding, dilation, _ = geometry
-    if out is not None:  # pad on the right too, for windows past the end
-        extra = [
-            max(0, (o - 1) * s + d * (k - 1) + 1 - (n + 2 * p))
-            for o, s, d, k, n, p in zip(
-                out, stride, dilation, kernel, x.shape[2:], padding
-            )
-        ]
-    else:
-        extra = [0] * len(padding)
-    pad = [(0, 0), (0, 0)] + [(p, p + e) for p, e in zip(padding, extra)]
-    xp = np.pad(x, pad, constant_values=fill) if any(padding) or any(extra) else x
-    spatial = xp.shape[2:]
-    if out is None:
-        out = tuple(
-            (n - d * (k - 1) - 1) // s + 1
-            for n, k, s, d in zip(spatial, kernel, stride, dilation)
-        )
-    strides = xp.strides
-    return np.lib.stride_tricks.as_strided(
-        xp,
-        xp.shape[:2] + out + tuple(kernel),
-        strides[:2]
-        + tuple(st * s for st, s in zip(strides[2:], stride))
-        + tuple(st * d for st, d in zip(strides[2:], dilation)),
-        writeable=False,
-    )
+from ._common import Ctx, Grad, Op, dtype_name
+from ._windows import Geometry, windows
 
 
 def _letters(k: int) -> tuple[str, str]:
@@ -151,7 +116,9 @@ def _check(
         )
     if x.dtype != w.dtype or (b is not None and b.dtype != x.dtype):
         other = w if x.dtype != w.dtype else b
-        raise RuntimeError(f"expected scalar type {_name(x)} but found {_name(other)}")
+        raise RuntimeError(
+            f"expected scalar type {dtype_name(x)} but found {dtype_name(other)}"
+        )
     if w.shape[0] % groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at "
@@ -210,10 +177,6 @@ def _sizes(sizes: Any, as_2d: bool = False) -> str:
     a 2-d one of height 1, and says so."""
     sizes = ([1] if as_2d and len(sizes) == 1 else []) + list(sizes)
     return "(" + " x ".join(str(n) for n in sizes) + ")"
-
-
-def _name(a: np.ndarray) -> str:
-    return from_numpy_dtype(a.dtype)._legacy.replace("Tensor", "")
 
 
 class Convolution(Op):

@@ -1,5 +1,15 @@
-"""Matrix products: dot, mv, mm, bmm. ``@`` (``_tensor_base.matmul``) picks
-one of them by the operands' ranks."""
+"""Matrix products: dot, mv, mm, bmm, addmm (what ``F.linear`` records),
+and ``matmul``, the ``@`` dispatch that picks one of them by the operands'
+ranks, recording the same nodes as PyTorch.
+
+Classes (and the node each records):
+
+    Dot    DotBackward0
+    Mv     MvBackward0
+    Mm     MmBackward0
+    Bmm    BmmBackward0
+    Addmm  AddmmBackward0
+"""
 
 from __future__ import annotations
 
@@ -9,7 +19,8 @@ import numpy as np
 
 from .. import _formula as f
 from .._dtype import from_numpy_dtype
-from ._common import Ctx, Grad, Op, promoted
+from ._common import Ctx, Grad, Op, broadcast_shape, dtype_name, is_tensor, promoted
+from .views import SqueezeDimInplace, UnsafeView
 
 
 def element_strides(x: np.ndarray) -> tuple[int, ...]:
@@ -18,20 +29,16 @@ def element_strides(x: np.ndarray) -> tuple[int, ...]:
 
 # PyTorch's matrix products do not promote dtypes; each kernel words the error
 # in its own way, with ScalarType or C++ type names.
-def _scalar_type(x: np.ndarray) -> str:
-    return from_numpy_dtype(x.dtype)._scalar_type
-
-
 def _same_dtype(kind: str, x: np.ndarray, y: np.ndarray) -> None:
     if x.dtype == y.dtype:
         return
     if kind == "dot":
         msg = (
             "dot : expected both vectors to have same dtype, but found "
-            f"{_scalar_type(x)} and {_scalar_type(y)}"
+            f"{dtype_name(x)} and {dtype_name(y)}"
         )
     elif kind == "mv":
-        v, m = _scalar_type(y), _scalar_type(x)
+        v, m = dtype_name(y), dtype_name(x)
         msg = f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}"
     elif kind == "mm":
         msg = (
@@ -39,7 +46,7 @@ def _same_dtype(kind: str, x: np.ndarray, y: np.ndarray) -> None:
             f"{from_numpy_dtype(x.dtype)._cpp} != {from_numpy_dtype(y.dtype)._cpp}"
         )
     else:
-        msg = f"expected scalar type {_scalar_type(x)} but found {_scalar_type(y)}"
+        msg = f"expected scalar type {dtype_name(x)} but found {dtype_name(y)}"
     raise RuntimeError(msg)
 
 
@@ -191,3 +198,164 @@ class Bmm(Op):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         return (g @ f.mT(b) if need_a else None), (f.mT(a) @ g if need_b else None)
+
+
+# ------------------------------------------------------------------- linear
+def _matmul_add(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``x @ w + b``. For ``w = W.t()`` (what ``linear`` passes) OpenBLAS is
+    faster on ``W @ xᵀ``; its transpose is written row-major while adding b."""
+    if w.strides[0] == w.itemsize and x.flags.c_contiguous and x.shape[0] > 1:
+        out = np.empty((x.shape[0], w.shape[1]), np.result_type(x, w))
+        return np.add((w.T @ x.T).T, b, out=out)
+    out = x @ w
+    out += b
+    return out
+
+
+class Addmm(Op):
+    """d (bias + m1 @ m2) = (g summed to bias, g @ m2ᵀ, m1ᵀ @ g)"""
+
+    node_name, saved = "AddmmBackward0", ("mat1", "mat2")
+    saved_attrs = (
+        "alpha",
+        "beta",
+        "mat1_sym_sizes",
+        "mat1_sym_strides",
+        "mat2_sym_sizes",
+        "mat2_sym_strides",
+    )
+
+    @staticmethod
+    def forward(ctx: Ctx, bias: Any, m1: Any, m2: Any) -> Any:
+        b, x, w = bias._data, m1._data, m2._data
+        if x.dtype != w.dtype:
+            raise RuntimeError(
+                "mat1 and mat2 must have the same dtype, but got "
+                f"{dtype_name(x)} and {dtype_name(w)}"
+            )
+        if x.shape[1] != w.shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]}"
+                f" and {w.shape[0]}x{w.shape[1]})"
+            )
+        if b.dtype != w.dtype:
+            raise RuntimeError(
+                "self and mat2 must have the same dtype, but got "
+                f"{dtype_name(b)} and {dtype_name(w)}"
+            )
+        try:
+            out = _matmul_add(x, w, b)
+        except ValueError:
+            target = [x.shape[0], w.shape[1]]
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target[-1]}) must match the "
+                f"existing size ({b.shape[-1]}) at non-singleton dimension "
+                f"{len(target) - 1}.  Target sizes: {target}.  Tensor sizes: "
+                f"{list(b.shape)}"
+            ) from None
+        _, need_x, need_w = ctx.needs_input_grad
+        ctx.save_for_backward(m1 if need_w else None, m2 if need_x else None)
+        ctx.alpha = ctx.beta = 1
+        ctx.mat1_sym_sizes, ctx.mat2_sym_sizes = x.shape, w.shape
+        ctx.mat1_sym_strides = element_strides(x) if need_x else ()
+        ctx.mat2_sym_strides = element_strides(w) if need_w else ()
+        ctx.bias_shape = b.shape
+        return out
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        x, w = ctx.saved_tensors
+        need_b, need_x, need_w = ctx.needs_input_grad
+        gb = f.sum_to(g, ctx.bias_shape) if need_b else None
+        layouts = (
+            (ctx.mat1_sym_sizes, ctx.mat1_sym_strides),
+            (
+                ctx.mat2_sym_sizes,
+                ctx.mat2_sym_strides,
+            ),
+        )
+        return (gb, *mm_backward(g, x, w, need_x, need_w, layouts))
+
+
+# ---------------------------------------------------------- the @ dispatch
+def _should_fold(a: Any, b: Any) -> bool:
+    """PyTorch's rule for computing ``a @ b`` with one mm/mv instead of bmm: one
+    operand is batched, the other is 1-D or 2-D and either needs a gradient (a
+    folded product keeps its gradient small) or the batched one folds without a
+    copy."""
+    da, db = a._data.ndim, b._data.ndim
+    a_larger = da >= db
+    if not (max(da, db) >= 3 and min(da, db) <= 2):
+        return False
+    if (b if a_larger else a).requires_grad:
+        return True
+    if da == 2:
+        return False
+    big = a._data if a_larger else np.swapaxes(b._data, -1, -2)
+    if big.size == 0:
+        return True
+    shape, strides = big.shape, big.strides
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(big.ndim - 1))
+
+
+def matmul(input: Any, other: Any) -> Any:
+    """``input @ other``: picks dot, mv, mm or a batched product by the ranks,
+    recording the same nodes as PyTorch (e.g. ``v @ M`` is unsqueeze, mm,
+    squeeze)."""
+    a, b = input, other
+    if not is_tensor(a) or not is_tensor(b):
+        raise TypeError("matmul(): argument 'other' must be Tensor")
+    da, db = a._data.ndim, b._data.ndim
+    if da == 0 or db == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {da}D "
+            f"and {db}D"
+        )
+    if da == 1 and db == 1:
+        return Dot.apply(a, b)
+    if da == 2 and db == 1:
+        return Mv.apply(a, b)
+    if da == 1 and db == 2:
+        # PyTorch squeezes the mm result in place (squeeze_): the result is that
+        # tensor itself (not a view), at version 1
+        row = a.unsqueeze(0).mm(b)
+        out = SqueezeDimInplace.apply(row, 0)
+        out._vc = row._vc
+        out._vc.value += 1
+        return out
+    if da == 2 and db == 2:
+        return Mm.apply(a, b)
+    if da == 3 and db == 3 and (a._data.shape[0] == 1) != (b._data.shape[0] == 1):
+        # PyTorch 2.13 drops a unit batch when the other side has a real one,
+        # so the product folds into one mm below
+        if a._data.shape[0] == 1:
+            return matmul(a.squeeze(0), b)
+        return matmul(a, b.squeeze(0))
+    if _should_fold(a, b):
+        # fold the batch of the larger operand into rows: one mm (or mv); a
+        # batched right operand is used transposed: (bᵀ @ aᵀ)ᵀ, as PyTorch does
+        swap = db > da
+        big = b.mT if swap else a
+        small = (a.t() if da == 2 else a) if swap else b
+        rows = big.reshape(-1, big._data.shape[-1])
+        mat = small._data.ndim == 2
+        out = rows.mm(small) if mat else rows.mv(small)
+        shape = big._data.shape[:-1] + ((small._data.shape[-1],) if mat else ())
+        out = UnsafeView.apply(out, shape)
+        return out.mT.contiguous() if swap and mat else out
+    # batched: broadcast the batch dims, flatten them, bmm, restore the shape
+    a2 = a.unsqueeze(0) if da == 1 else a
+    b2 = b.unsqueeze(-1) if db == 1 else b
+    batch = broadcast_shape(a2._data.shape[:-2], b2._data.shape[:-2])
+    n, k = a2._data.shape[-2:]
+    m = b2._data.shape[-1]
+    if b2._data.shape[-2] != k:  # what bmm would say about the folded batch
+        nb = int(np.prod(batch))
+        raise RuntimeError(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{nb}, {k}] but got: [{nb}, {b2._data.shape[-2]}]."
+        )
+    a3 = a2.expand(batch + (n, k)).reshape(-1, n, k)
+    b3 = b2.expand(batch + b2._data.shape[-2:]).reshape(-1, k, m)
+    out_shape = batch + ((n,) if da > 1 else ()) + ((m,) if db > 1 else ())
+    return UnsafeView.apply(a3.bmm(b3), out_shape)

@@ -6,6 +6,14 @@ dims; batch norm: all but the channels) and in where w lives.
 With J the normalization's Jacobian, J v = r/N (N v - Σv - x̂ Σ(v x̂)) (Σ over
 the normalized axes, N elements), the gradients are
     gx = J(g w),   gW = Σ g x̂,   gB = Σ g      (the last two over w's other axes)
+
+Classes (and the node each records):
+
+    Axes                     (where a normalization works)
+    NativeLayerNorm          NativeLayerNormBackward0
+    NativeLayerNormBackward  NativeLayerNormBackwardBackward0
+    NativeBatchNorm          NativeBatchNormBackward0
+    NativeBatchNormBackward  NativeBatchNormBackwardBackward0
 """
 
 from __future__ import annotations

@@ -1,10 +1,21 @@
 """2-d max and average pooling (plain and adaptive) over the windows
-``conv.windows`` gives.
+``_windows.windows`` gives.
 
 Max pooling keeps, per window, the input position of its maximum (PyTorch's
 ``indices``): its gradient goes back there. Average pooling spreads each
 gradient evenly over its window. Under create_graph both have PyTorch's fused
 nodes, whose own gradients pick (max) or pool (average) the upstream gradient.
+
+Classes (and the node each records):
+
+    MaxPool2d                MaxPool2DWithIndicesBackward0
+    MaxPoolBackward          MaxPool2DWithIndicesBackwardBackward0
+    AvgPool2d                AvgPool2DBackward0
+    AvgPoolBackward          AvgPool2DBackwardBackward0
+    AdaptiveMaxPool2d        AdaptiveMaxPool2DBackward0
+    AdaptiveMaxPoolBackward  AdaptiveMaxPool2DBackwardBackward0
+    AdaptiveAvgPool2d        AdaptiveAvgPool2DBackward0
+    AdaptiveAvgPoolBackward  AdaptiveAvgPool2DBackwardBackward0
 """
 
 from __future__ import annotations
@@ -16,7 +27,7 @@ import numpy as np
 
 from .. import _formula as f
 from ._common import Ctx, Grad, Op, constant
-from .conv import windows
+from ._windows import windows
 
 Pool = tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int], bool]
 

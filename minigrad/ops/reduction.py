@@ -1,6 +1,23 @@
-"""Reductions, over everything or along dims: sum, mean, max/min (and
-amax/amin), var and std, prod, logsumexp, vector_norm, and the running ones
-cumsum and cumprod; with the dim helpers the other families share."""
+"""Reductions, over everything or along dims: sum, mean, var and std, prod,
+logsumexp, vector_norm, and the running ones cumsum and cumprod. (max, min,
+amax, amin and median, which pick elements rather than combine them, are in
+``ordering.py``.)
+
+Classes (and the node each records):
+
+    Sum         SumBackward0
+    SumDim      SumBackward1
+    Mean        MeanBackward0
+    MeanDim     MeanBackward1
+    Var         VarBackward0
+    Std         StdBackward0
+    Prod        ProdBackward0
+    ProdDim     ProdBackward1
+    Logsumexp   LogsumexpBackward0
+    VectorNorm  LinalgVectorNormBackward0
+    Cumsum      CumsumBackward0
+    Cumprod     CumprodBackward0
+"""
 
 from __future__ import annotations
 
@@ -12,7 +29,8 @@ import numpy as np
 from .. import _formula as f
 from .._dtype import from_numpy_dtype
 from .._warn import quiet_mean, warn
-from ._common import Ctx, Grad, Op, constant
+from ._common import Ctx, Grad, Op
+from ._dims import as_saved, normalize_dims, reduce_dims, restore_dims, return_type
 
 
 def _sum_dtype(x: np.ndarray, dtype: Any) -> Any:
@@ -21,20 +39,6 @@ def _sum_dtype(x: np.ndarray, dtype: Any) -> Any:
     if dtype is not None:
         return dtype
     return None if x.dtype.kind == "f" else np.int64
-
-
-def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    n = max(ndim, 1)
-    out = []
-    for d in dims:
-        if not -n <= d < n:
-            raise IndexError(
-                f"Dimension out of range (expected to be in range of [{-n}, {n - 1}],"
-                f" but got {d})"
-            )
-        out.append(d % n if ndim else 0)
-    return tuple(out)
 
 
 class Sum(Op):
@@ -145,258 +149,12 @@ class MeanDim(Op):
         return _mean_grad(g, shape, n), None, None, None
 
 
-# ------------------------------------------------------------ helpers of the rest
-def reduce_dims(dim: Any, ndim: int) -> tuple[int, ...]:
-    """``normalize_dims`` for a reduction, which also refuses a repeated dim."""
-    dims = normalize_dims(dim, ndim)
-    for i, d in enumerate(dims):
-        if d in dims[:i]:
-            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return dims
-
-
-def checked_dims(normalize: Any, dim: Any, ndim: int) -> tuple[int, ...]:
-    """The dims to reduce; a 0-d tensor has none, but its dims are still
-    checked (``-1`` and ``0`` are accepted, as in PyTorch)."""
-    dims = normalize(dim, ndim)
-    return dims if ndim else ()
-
-
-def _as_saved(dim: Any) -> Any:
-    """A dim argument as PyTorch's node reports it (negative ints as uint64)."""
-    if isinstance(dim, int):
-        return f.u64(dim)
-    return tuple(f.u64(d) for d in dim)
-
-
-def _restore(g: Any, dims: tuple, ndim: int, keepdim: bool) -> Any:
-    """Put the reduced dims back (size 1) into a gradient or a saved result."""
-    return g if keepdim or not ndim else f.unsqueeze_dims(g, dims, ndim)
-
-
 def _floats(x: np.ndarray, what: str) -> None:
     if x.dtype.kind != "f":
         raise RuntimeError(what)
 
 
-# ----------------------------------------------------------------- max and min
-class _ReturnType(tuple):
-    """A ``(values, indices)`` pair with names, printed like PyTorch's
-    ``torch.return_types.max``."""
-
-    _name = ""
-
-    def __new__(cls, values: Any, indices: Any) -> _ReturnType:
-        return super().__new__(cls, (values, indices))
-
-    @property
-    def values(self) -> Any:
-        return self[0]
-
-    @property
-    def indices(self) -> Any:
-        return self[1]
-
-    def __repr__(self) -> str:
-        return (
-            f"minigrad.return_types.{self._name}(\nvalues={self[0]!r},\n"
-            f"indices={self[1]!r})"
-        )
-
-
-def _return_type(name: str) -> type:
-    return type(name, (_ReturnType,), {"_name": name, "__module__": __name__})
-
-
-MaxResult, MinResult = _return_type("max"), _return_type("min")
-
-
-class MaxAll(Op):
-    """d max(a) = g shared evenly by the elements equal to the max"""
-
-    node_name, saved = "MaxBackward1", ("self", "result")
-    np_fn, op = staticmethod(np.max), "max"
-
-    @classmethod
-    def _forward(cls, ctx: Ctx, a: Any) -> Any:
-        x = a._data
-        if x.size == 0:
-            raise RuntimeError(
-                f"{cls.op}(): Expected reduction dim to be specified for input.numel()"
-                " == 0. Specify the reduction dim with the 'dim' argument."
-            )
-        out = np.asarray(cls.np_fn(x))
-        ctx.save_for_backward(a, out)
-        return out
-
-    @staticmethod
-    def forward(ctx: Ctx, a: Any) -> Any:
-        return MaxAll._forward(ctx, a)
-
-    @staticmethod
-    def backward(ctx: Ctx, g: Grad) -> Any:
-        a, result = ctx.saved_tensors
-        x, r = f.data(a), f.data(result)
-        mask = np.isnan(x) if np.isnan(r) else x == r
-        # PyTorch: zeros.masked_fill_(mask, grad / mask.sum())
-        share = f.div_count(g, np.asarray(mask.sum()))
-        return f.masked_fill_zeros(x.shape, mask, share)
-
-
-class MinAll(MaxAll):
-    """d min(a) = g shared evenly by the elements equal to the min"""
-
-    node_name, saved = "MinBackward1", ("self", "result")
-    np_fn, op = staticmethod(np.min), "min"
-
-    @staticmethod
-    def forward(ctx: Ctx, a: Any) -> Any:
-        return MinAll._forward(ctx, a)
-
-
-def along_key(index: np.ndarray, dim: int) -> tuple:
-    """An advanced-indexing key that picks ``index`` along ``dim`` and keeps the
-    position in every other dim (``gather``'s access pattern)."""
-    key = []
-    for d, n in enumerate(index.shape):
-        if d == dim:
-            key.append(index)
-        else:
-            shape = [1] * index.ndim
-            shape[d] = n
-            key.append(np.arange(n).reshape(shape))
-    return tuple(key)
-
-
-class MaxDim(Op):
-    """d max(a, dim).values = g placed at the indices of the maxima"""
-
-    node_name = "MaxBackward0"
-    saved, saved_attrs = ("indices",), ("dim", "keepdim", "self_sym_sizes")
-    arg_fn, op = staticmethod(np.argmax), "max"
-
-    @classmethod
-    def _forward(cls, ctx: Ctx, a: Any, dim: int, keepdim: bool) -> tuple:
-        x = a._data
-        (d,) = normalize_dims(dim, x.ndim)
-        if x.ndim and x.shape[d] == 0:
-            raise IndexError(
-                f"{cls.op}(): Expected reduction dim {d} to have non-zero size."
-            )
-        ctx.dim, ctx.keepdim, ctx.self_sym_sizes = f.u64(dim), keepdim, x.shape
-        ctx.d, ctx.dim_arg = d, dim
-        if x.ndim == 0:
-            idx = np.zeros((), np.int64)
-        else:
-            idx = np.expand_dims(cls.arg_fn(x, axis=d), d)
-        values = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
-        if not keepdim and x.ndim:
-            values, idx = values.squeeze(d), idx.squeeze(d)
-        values = np.asarray(values, order="C")
-        indices = constant(np.asarray(idx, np.int64, order="C"))
-        ctx.mark_non_differentiable(indices)
-        ctx.save_for_backward(indices)
-        return values, indices
-
-    @staticmethod
-    def forward(ctx: Ctx, a: Any, dim: int, keepdim: bool) -> tuple:
-        return MaxDim._forward(ctx, a, dim, keepdim)
-
-    @staticmethod
-    def backward(ctx: Ctx, g: Grad, _: Any) -> tuple:
-        (indices,) = ctx.saved_tensors
-        grad = value_selecting_backward(
-            g, ctx.dim_arg, ctx.d, indices, ctx.self_sym_sizes, ctx.keepdim
-        )
-        return grad, None, None
-
-
-def value_selecting_backward(
-    g: Any, dim: int, d: int, indices: Any, sizes: tuple, keepdim: bool
-) -> Any:
-    """The gradient of an op that picks values at ``indices`` along ``dim`` (max,
-    sort, topk, ...), as PyTorch's value_selecting_reduction_backward:
-    ``zeros(sizes).scatter(dim, indices, g)``, with the reduced dim put back into
-    g and indices first (``dim`` as the user gave it, ``d`` normalized)."""
-    if not keepdim and sizes:
-        g, indices = f.unsqueeze(g, dim), f.unsqueeze(indices, dim)
-    idx = f.data(indices)
-    key = along_key(idx.reshape(idx.shape or (1,)), d)
-    return f.scatter_zeros(g, sizes, dim, indices, key)
-
-
-class MinDim(MaxDim):
-    """d min(a, dim).values = g placed at the indices of the minima"""
-
-    node_name = "MinBackward0"
-    saved, saved_attrs = ("indices",), ("dim", "keepdim", "self_sym_sizes")
-    arg_fn, op = staticmethod(np.argmin), "min"
-
-    @staticmethod
-    def forward(ctx: Ctx, a: Any, dim: int, keepdim: bool) -> tuple:
-        return MinDim._forward(ctx, a, dim, keepdim)
-
-
-class Amax(Op):
-    """d amax(a, dim) = g shared evenly by the elements equal to their slice's max"""
-
-    node_name, saved = "AmaxBackward0", ("self", "result")
-    saved_attrs = ("dim", "keepdim")
-    np_fn = staticmethod(np.amax)
-
-    @classmethod
-    def _forward(cls, ctx: Ctx, a: Any, dim: Any, keepdim: bool) -> Any:
-        x = a._data
-        dims = (
-            reduce_dims(dim, x.ndim) if x.ndim else reduce_dims(dim, 0)[:0]
-        )  # 0-d: check only
-        ctx.dim, ctx.keepdim = (
-            _as_saved((dim,) if isinstance(dim, int) else dim),
-            keepdim,
-        )
-        ctx.dims = dims if dim != () else tuple(range(x.ndim))
-        out = np.asarray(cls.np_fn(x, axis=ctx.dims, keepdims=keepdim), order="C")
-        ctx.save_for_backward(a, out)
-        return out
-
-    @staticmethod
-    def forward(ctx: Ctx, a: Any, dim: Any, keepdim: bool) -> Any:
-        return Amax._forward(ctx, a, dim, keepdim)
-
-    @staticmethod
-    def backward(ctx: Ctx, g: Grad) -> tuple:
-        a, result = ctx.saved_tensors
-        x = f.data(a)
-        r = _restore(f.data(result), ctx.dims, x.ndim, ctx.keepdim)
-        mask = x == r
-        # PyTorch: (restore_reduced_dims(grad) / mask.sum(dims, True)) * mask,
-        # where restoring the dims is a reshape (ViewBackward0)
-        g = g if ctx.keepdim else f.reshape(g, r.shape)
-        count = mask.sum(axis=ctx.dims, keepdims=True)
-        return f.div_count(g, count) * f.constant(mask, g), None, None
-
-
-class Amin(Amax):
-    """d amin(a, dim) = g shared evenly by the elements equal to their slice's min"""
-
-    node_name, saved = "AminBackward0", ("self", "result")
-    saved_attrs = ("dim", "keepdim")
-    np_fn = staticmethod(np.amin)
-
-    @staticmethod
-    def forward(ctx: Ctx, a: Any, dim: Any, keepdim: bool) -> Any:
-        return Amin._forward(ctx, a, dim, keepdim)
-
-
-def argmax(a: Any, dim: Any, keepdim: bool, fn: Any = np.argmax) -> Any:
-    """Indices of the maxima: integers, never part of a graph."""
-    x = a._data
-    if dim is None:
-        out = fn(x, axis=None, keepdims=keepdim) if x.ndim else np.zeros((), int)
-    else:
-        (d,) = normalize_dims(dim, x.ndim)
-        out = fn(x, axis=d, keepdims=keepdim) if x.ndim else np.zeros((), int)
-    return constant(np.asarray(out, np.int64))
+MaxResult, MinResult = return_type("max"), return_type("min")
 
 
 # -------------------------------------------------------------------- var, std
@@ -418,7 +176,7 @@ class Var(Op):
     def _forward(cls, ctx: Ctx, a: Any, dim: Any, correction: Any, keepdim: bool):
         x = a._data
         _floats(x, "std and var only support floating point and complex dtypes")
-        ctx.dim = None if dim is None else _as_saved(dim)
+        ctx.dim = None if dim is None else as_saved(dim)
         ctx.correction, ctx.keepdim = correction, keepdim
         full = dim is None or dim == () or not x.ndim
         if dim is not None:
@@ -450,7 +208,7 @@ class Var(Op):
             x = f.data(a)
             bad = np.where(x == x.mean(), np.nan, np.inf).astype(x.dtype)
             return g * f.constant(bad, g)
-        g = _restore(g, ctx.dims, ndim, ctx.keepdim or ctx.full)
+        g = restore_dims(g, ctx.dims, ndim, ctx.keepdim or ctx.full)
         with np.errstate(divide="ignore"):
             scale = float(np.float64(2.0) / np.float64(ctx.grad_dof))
         mean = a.mean() if ctx.full else f.mean_dims(a, ctx.dims, True)
@@ -545,8 +303,8 @@ class ProdDim(Op):
         ndim = len(f.data(a).shape)
         if not ndim:
             return g, None, None
-        g = _restore(g, (ctx.d,), ndim, ctx.keepdim)
-        result = _restore(result, (ctx.d,), ndim, ctx.keepdim)
+        g = restore_dims(g, (ctx.d,), ndim, ctx.keepdim)
+        result = restore_dims(result, (ctx.d,), ndim, ctx.keepdim)
         return _prod_grad(g, a, result, ctx.d), None, None
 
 
@@ -566,7 +324,7 @@ class Logsumexp(Op):
             reduce_dims(dim, x.ndim) if x.ndim else reduce_dims(dim, 0)[:0]
         )  # 0-d: check only
         ctx.dim, ctx.keepdim = (
-            _as_saved((dim,) if isinstance(dim, int) else dim),
+            as_saved((dim,) if isinstance(dim, int) else dim),
             keepdim,
         )
         if x.size:
@@ -586,8 +344,8 @@ class Logsumexp(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         a, result = ctx.saved_tensors
         ndim = len(f.data(a).shape)
-        g = _restore(g, ctx.dims, ndim, ctx.keepdim)
-        result = _restore(result, ctx.dims, ndim, ctx.keepdim)
+        g = restore_dims(g, ctx.dims, ndim, ctx.keepdim)
+        result = restore_dims(result, ctx.dims, ndim, ctx.keepdim)
         return g * f.exp(a - result), None, None
 
 
@@ -609,7 +367,7 @@ class VectorNorm(Op):
                 f"input. Got {legacy}"
             )
         ctx.ord, ctx.keepdim = ord, keepdim
-        ctx.dim = None if dim is None else _as_saved(dim)
+        ctx.dim = None if dim is None else as_saved(dim)
         ctx.full = full = dim is None or not x.ndim
         if dim is not None:
             reduce_dims(dim, x.ndim)  # range check, also for 0-d
@@ -646,8 +404,8 @@ class VectorNorm(Op):
         if p == 0:
             return (f.zeros(x.shape, g),) + nothing
         # (a full reduction's 0-d gradient broadcasts as it is, as in PyTorch)
-        g = _restore(g, ctx.dims, x.ndim, ctx.keepdim or ctx.full)
-        result = _restore(result, ctx.dims, x.ndim, ctx.keepdim or ctx.full)
+        g = restore_dims(g, ctx.dims, x.ndim, ctx.keepdim or ctx.full)
+        result = restore_dims(result, ctx.dims, x.ndim, ctx.keepdim or ctx.full)
         r = f.data(result)
         with np.errstate(divide="ignore", invalid="ignore"):
             if abs(p) == np.inf:

@@ -1,10 +1,29 @@
-"""Elementwise choices: ``where``, ``masked_fill``, ``maximum``/``minimum`` and
-``clamp``. Each output element comes from one of the inputs (or a constant), so
-the gradient goes back to whichever input was chosen; the masks that say which
-one are constants of the backward formula.
+"""Elementwise choices: ``where``, ``masked_fill``, ``maximum``/``minimum``
+and ``clamp``; and masked_select/masked_scatter, which pick or place the
+elements a mask selects. Each output element comes from one of the inputs (or
+a constant), so the gradient goes back to whichever input was chosen; the masks
+that say which one are constants of the backward formula.
 
 Tensors that steer the choice but get no gradient (a condition, a mask) are
-passed inside a tuple, so that they get no edge in ``next_functions``."""
+passed inside a tuple, so that they get no edge in ``next_functions``.
+
+Classes (and the node each records):
+
+    Where                  WhereBackward0
+    MaskedFill             MaskedFillBackward0
+    MaskedFillTensor       MaskedFillBackward1
+    Maximum                MaximumBackward0
+    Minimum                MinimumBackward0
+    Clamp                  ClampBackward1
+    ClampMin               ClampMinBackward0
+    ClampMax               ClampMaxBackward0
+    ClampTensor            ClampBackward0
+    ClampMinTensor         ClampMinBackward1
+    ClampMaxTensor         ClampMaxBackward1
+    MaskedSelect           MaskedSelectBackward0
+    MaskedScatter          MaskedScatterBackward0
+    MaskedScatterBackward  MaskedScatterBackwardBackward0
+"""
 
 from __future__ import annotations
 
@@ -24,6 +43,7 @@ from ._common import (
     binary_out,
     broadcast_shape,
     constant,
+    dtype_name,
 )
 
 
@@ -435,7 +455,7 @@ class MaskedScatter(Op):
         if x.dtype != s.dtype:
             raise RuntimeError(
                 "masked_scatter: expected self and source to have same dtypes but "
-                f"got{_legacy(x)} and {_legacy(s)}"
+                f"got{dtype_name(x)} and {dtype_name(s)}"
             )
         m = np.broadcast_to(_bool_mask(mask, "masked_scatter"), x.shape)
         if s.size < m.sum():
@@ -452,10 +472,6 @@ class MaskedScatter(Op):
         ga = f.masked_fill(g, m, 0) if need_a else None
         gs = masked_scatter_backward(g, mask, ctx.source_sym_sizes) if need_s else None
         return ga, None, gs
-
-
-def _legacy(x: np.ndarray) -> str:
-    return from_numpy_dtype(x.dtype)._legacy.replace("Tensor", "")
 
 
 def masked_scatter_backward(g: Any, mask: Any, sizes: tuple) -> Any:
@@ -489,4 +505,6 @@ class MaskedScatterBackward(Op):
         return masked_scatter(f.zeros(ctx.g_shape, gg), mask, gg), None, None
 
 
-register(where=where)  # (what _formula.where records on Tensors)
+register(
+    where=where,
+)

@@ -20,7 +20,7 @@ from .. import creation
 from .._dtype import float64
 from .._generator import Generator, default_generator
 from .._tensor import Tensor
-from ..ops.shape import stack
+from ..ops.join import stack
 
 
 class Dataset:

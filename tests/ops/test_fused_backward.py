@@ -27,20 +27,17 @@ from op_harness import (
 )
 
 import minigrad
-from minigrad.ops.nn import (
-    BinaryCrossEntropyBackward,
-    LogSoftmaxBackwardData,
-    MseLossBackward,
-    SoftmaxBackwardData,
-)
-from minigrad.ops.pointwise import (
+from minigrad.ops.activation import (
     GeluBackward,
     LeakyReluBackward,
+    LogSoftmaxBackwardData,
     SigmoidBackward,
+    SoftmaxBackwardData,
     SoftplusBackward,
     TanhBackward,
     ThresholdBackward,
 )
+from minigrad.ops.loss import BinaryCrossEntropyBackward, MseLossBackward
 
 TARGET = 0.25  # mse_loss's target, a constant
 

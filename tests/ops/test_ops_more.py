@@ -29,7 +29,7 @@ from op_harness import (
 )
 
 import minigrad
-from minigrad.ops import pointwise as P
+from minigrad.ops import activation as AC
 
 FAST = settings(max_examples=10, deadline=None)
 ANY, POS, NONZERO = floats(-2, 2), floats(0.2, 2), away_from_zero()
@@ -44,7 +44,7 @@ def act(T: Any, name: str, x: Any, *args: Any, **kwargs: Any) -> Any:
     ``nn.functional`` is wired up separately)."""
     if T is torch:
         return getattr(torch.nn.functional, name)(x, *args, **kwargs)
-    cls = {"gelu": P.Gelu, "leaky_relu": P.LeakyRelu, "softplus": P.Softplus}[name]
+    cls = {"gelu": AC.Gelu, "leaky_relu": AC.LeakyRelu, "softplus": AC.Softplus}[name]
     return cls.apply(x, *args, *kwargs.values())
 
 

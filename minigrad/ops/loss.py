@@ -1,10 +1,25 @@
-"""Neural-network ops: softmax and log-softmax, the losses, and ``addmm`` (what
-``F.linear`` records). ``nn/functional.py`` is the public surface built on them.
+"""The losses: mse, smooth_l1 and huber, nll, binary cross-entropy (on
+probabilities and on logits), each with its fused gradient node.
+``nn/functional.py`` builds the others (l1, cross_entropy, ...) from ops.
 
 A loss's class targets and weights are tensors that PyTorch's node has no edge
 for (they are not differentiable inputs). They are passed to ``apply`` inside a
 tuple, so ``next_functions`` lists the differentiable inputs only, and saved with
 ``save_for_backward`` so that ``_saved_target`` is the target object itself.
+
+Classes (and the node each records):
+
+    MseLoss                       MseLossBackward0
+    MseLossBackward               MseLossBackwardBackward0
+    SmoothL1Loss                  SmoothL1LossBackward0
+    HuberLoss                     HuberLossBackward0
+    SmoothL1LossBackward          SmoothL1LossBackwardBackward0
+    HuberLossBackward             HuberLossBackwardBackward0
+    NllLoss                       NllLossBackward0
+    NllLossBackward               NllLossBackwardBackward0
+    BinaryCrossEntropy            BinaryCrossEntropyBackward0
+    BinaryCrossEntropyBackward    BinaryCrossEntropyBackwardBackward0
+    BinaryCrossEntropyWithLogits  BinaryCrossEntropyWithLogitsBackward0
 """
 
 from __future__ import annotations
@@ -14,12 +29,9 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from .._dtype import from_numpy_dtype, result_type
+from .._dtype import result_type
 from .._warn import quiet_mean
-from ..node import register
-from ._common import Ctx, Grad, Op
-from .linalg import element_strides, mm_backward
-from .reduction import normalize_dims
+from ._common import Ctx, Grad, Op, dtype_name
 
 # PyTorch's reduction enum: the value a loss node keeps as ``_saved_reduction``
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -32,236 +44,12 @@ def reduction_enum(reduction: str) -> int:
     return REDUCTIONS[reduction]
 
 
-def _legacy_name(dtype: np.dtype) -> str:
-    """``float32`` -> ``Float``, as PyTorch's kernels name dtypes in errors."""
-    return from_numpy_dtype(dtype)._legacy.replace("Tensor", "")
-
-
 def _reduce(loss: np.ndarray, reduction: int) -> np.ndarray:
     if reduction == MEAN:
         return np.asarray(quiet_mean(loss, dtype=loss.dtype))
     if reduction == SUM:
         return np.asarray(loss.sum(dtype=loss.dtype))
     return loss
-
-
-def _norm_dim(dim: int, ndim: int) -> int:
-    return normalize_dims(dim, ndim)[0]
-
-
-# ------------------------------------------------------------------ softmax
-def _check_float(x: np.ndarray, kernel: str) -> None:
-    if x.dtype.kind != "f":
-        raise NotImplementedError(
-            f'"{kernel}_lastdim_kernel_impl" not implemented for '
-            f"'{_legacy_name(x.dtype)}'"
-        )
-
-
-def _shifted(x: np.ndarray, axis: int) -> np.ndarray:
-    """``x - max(x)`` along ``axis``: exp of it cannot overflow."""
-    return x - x.max(axis=axis, keepdims=True)
-
-
-class Softmax(Op):
-    """d softmax(x) = result * (g - sum(g * result, dim))"""
-
-    node_name, saved, saved_attrs = "SoftmaxBackward0", ("result",), ("dim",)
-
-    @staticmethod
-    def forward(ctx: Ctx, a: Any, dim: int) -> Any:
-        x = a._data
-        _check_float(x, "softmax")
-        ctx.dim, ctx.axis = f.u64(dim), _norm_dim(dim, x.ndim)
-        if x.ndim == 0:
-            out = np.ones((), x.dtype)
-        else:
-            e = np.exp(_shifted(x, ctx.axis))
-            out = np.asarray(e / e.sum(axis=ctx.axis, keepdims=True), order="C")
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Ctx, g: Grad) -> tuple:
-        (y,) = ctx.saved_tensors
-        if y.ndim == 0:
-            return g * 0, None
-        return softmax_backward(g, y, ctx.dim, ctx.axis), None
-
-
-def softmax_backward(g: Any, y: Any, dim: int, axis: int) -> Any:
-    """softmax's gradient from its result, ``y * (g - sum(g * y))``. On Tensors
-    one node, SoftmaxBackwardDataBackward0 (PyTorch's fused kernel)."""
-    if isinstance(g, f.ndarray):
-        gy = g * y
-        return gy - y * gy.sum(axis=axis, keepdims=True)
-    return SoftmaxBackwardData.apply(g, y, dim, axis)
-
-
-class SoftmaxBackwardData(Op):
-    """d softmax_backward(g, y) = (softmax_backward(gg, y),
-    g * gg - sum(y * g) * gg - g * sum(y * gg))"""
-
-    node_name = "SoftmaxBackwardDataBackward0"
-    saved, saved_attrs = ("grad_output", "output"), ("dim",)
-
-    @staticmethod
-    def forward(ctx: Ctx, g: Any, y: Any, dim: int, axis: int) -> Any:
-        ctx.dim, ctx.axis = dim, axis
-        ctx.save_for_backward(g, y)
-        return softmax_backward(g._data, y._data, dim, axis)
-
-    @staticmethod
-    def backward(ctx: Ctx, gg: Grad) -> tuple:
-        g, y = ctx.saved_tensors
-        need_g, need_y = ctx.needs_input_grad[:2]
-        axis = ctx.axis
-        d_y = None
-        if need_y:
-            d_y = g * gg - f.sum_keepdim(y * g, axis) * gg
-            d_y = d_y - g * f.sum_keepdim(y * gg, axis)
-        d_g = softmax_backward(gg, y, ctx.dim, axis) if need_g else None
-        return d_g, d_y, None, None
-
-
-class LogSoftmax(Op):
-    """d log_softmax(x) = g - exp(result) * sum(g, dim)"""
-
-    node_name, saved, saved_attrs = "LogSoftmaxBackward0", ("result",), ("dim",)
-
-    @staticmethod
-    def forward(ctx: Ctx, a: Any, dim: int) -> Any:
-        x = a._data
-        _check_float(x, "log_softmax")
-        ctx.dim, ctx.axis = f.u64(dim), _norm_dim(dim, x.ndim)
-        if x.ndim == 0:
-            out = np.zeros((), x.dtype)
-        else:
-            z = _shifted(x, ctx.axis)  # log-sum-exp with the max taken out
-            out = z - np.log(np.exp(z).sum(axis=ctx.axis, keepdims=True))
-            out = np.asarray(out, order="C")  # PyTorch's result is row-major
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Ctx, g: Grad) -> tuple:
-        (y,) = ctx.saved_tensors
-        if y.ndim == 0:
-            return g * 0, None
-        return log_softmax_backward(g, y, ctx.dim, ctx.axis), None
-
-
-def _log_softmax_grad(g: Any, y: Any, axis: int) -> Any:
-    return g - f.exp(y) * f.sum_keepdim(g, axis)
-
-
-def log_softmax_backward(g: Any, y: Any, dim: int, axis: int) -> Any:
-    """log_softmax's gradient from its result, ``g - exp(y) * sum(g)``. On
-    Tensors one node, LogSoftmaxBackwardDataBackward0 (PyTorch's fused kernel)."""
-    if isinstance(g, f.ndarray):
-        return _log_softmax_grad(g, y, axis)
-    return LogSoftmaxBackwardData.apply(g, y, dim, axis)
-
-
-class LogSoftmaxBackwardData(Op):
-    """d log_softmax_backward(g, y) = (gg - sum(gg * exp(y)),
-    -sum(g) * exp(y) * gg)"""
-
-    node_name = "LogSoftmaxBackwardDataBackward0"
-    saved, saved_attrs = ("grad_output", "output"), ("dim",)
-
-    @staticmethod
-    def forward(ctx: Ctx, g: Any, y: Any, dim: int, axis: int) -> Any:
-        ctx.dim, ctx.axis = dim, axis
-        ctx.save_for_backward(g, y)
-        return _log_softmax_grad(g._data, y._data, axis)
-
-    @staticmethod
-    def backward(ctx: Ctx, gg: Grad) -> tuple:
-        g, y = ctx.saved_tensors
-        need_g, need_y = ctx.needs_input_grad[:2]
-        # (not log_softmax_backward again: unlike softmax's, this Jacobian is
-        # not symmetric)
-        d_g = gg - f.sum_keepdim(gg * f.exp(y), ctx.axis) if need_g else None
-        d_y = -f.sum_keepdim(g, ctx.axis) * f.exp(y) * gg if need_y else None
-        return d_g, d_y, None, None
-
-
-# ------------------------------------------------------------------- linear
-def _matmul_add(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``x @ w + b``. For ``w = W.t()`` (what ``linear`` passes) OpenBLAS is
-    faster on ``W @ xᵀ``; its transpose is written row-major while adding b."""
-    if w.strides[0] == w.itemsize and x.flags.c_contiguous and x.shape[0] > 1:
-        out = np.empty((x.shape[0], w.shape[1]), np.result_type(x, w))
-        return np.add((w.T @ x.T).T, b, out=out)
-    out = x @ w
-    out += b
-    return out
-
-
-class Addmm(Op):
-    """d (bias + m1 @ m2) = (g summed to bias, g @ m2ᵀ, m1ᵀ @ g)"""
-
-    node_name, saved = "AddmmBackward0", ("mat1", "mat2")
-    saved_attrs = (
-        "alpha",
-        "beta",
-        "mat1_sym_sizes",
-        "mat1_sym_strides",
-        "mat2_sym_sizes",
-        "mat2_sym_strides",
-    )
-
-    @staticmethod
-    def forward(ctx: Ctx, bias: Any, m1: Any, m2: Any) -> Any:
-        b, x, w = bias._data, m1._data, m2._data
-        if x.dtype != w.dtype:
-            raise RuntimeError(
-                "mat1 and mat2 must have the same dtype, but got "
-                f"{_legacy_name(x.dtype)} and {_legacy_name(w.dtype)}"
-            )
-        if x.shape[1] != w.shape[0]:
-            raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]}"
-                f" and {w.shape[0]}x{w.shape[1]})"
-            )
-        if b.dtype != w.dtype:
-            raise RuntimeError(
-                "self and mat2 must have the same dtype, but got "
-                f"{_legacy_name(b.dtype)} and {_legacy_name(w.dtype)}"
-            )
-        try:
-            out = _matmul_add(x, w, b)
-        except ValueError:
-            target = [x.shape[0], w.shape[1]]
-            raise RuntimeError(
-                f"The expanded size of the tensor ({target[-1]}) must match the "
-                f"existing size ({b.shape[-1]}) at non-singleton dimension "
-                f"{len(target) - 1}.  Target sizes: {target}.  Tensor sizes: "
-                f"{list(b.shape)}"
-            ) from None
-        _, need_x, need_w = ctx.needs_input_grad
-        ctx.save_for_backward(m1 if need_w else None, m2 if need_x else None)
-        ctx.alpha = ctx.beta = 1
-        ctx.mat1_sym_sizes, ctx.mat2_sym_sizes = x.shape, w.shape
-        ctx.mat1_sym_strides = element_strides(x) if need_x else ()
-        ctx.mat2_sym_strides = element_strides(w) if need_w else ()
-        ctx.bias_shape = b.shape
-        return out
-
-    @staticmethod
-    def backward(ctx: Ctx, g: Grad) -> tuple:
-        x, w = ctx.saved_tensors
-        need_b, need_x, need_w = ctx.needs_input_grad
-        gb = f.sum_to(g, ctx.bias_shape) if need_b else None
-        layouts = (
-            (ctx.mat1_sym_sizes, ctx.mat1_sym_strides),
-            (
-                ctx.mat2_sym_sizes,
-                ctx.mat2_sym_strides,
-            ),
-        )
-        return (gb, *mm_backward(g, x, w, need_x, need_w, layouts))
 
 
 # ------------------------------------------------------------------- losses
@@ -283,7 +71,7 @@ class MseLoss(Op):
         dtype = _promote(a, t)
         if dtype.kind != "f":
             raise NotImplementedError(
-                f"\"mse_cpu\" not implemented for '{_legacy_name(dtype)}'"
+                f"\"mse_cpu\" not implemented for '{dtype_name(dtype)}'"
             )
         ctx.reduction = reduction
         ctx.save_for_backward(a, t)
@@ -483,12 +271,11 @@ def _nll_check(x: np.ndarray, t: np.ndarray, w: np.ndarray | None) -> None:
         )
     if t.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
-            f"expected target dtype to be Long or Byte, but got {_legacy_name(t.dtype)}"
+            f"expected target dtype to be Long or Byte, but got {dtype_name(t)}"
         )
     if w is not None and w.dtype != x.dtype:
         raise RuntimeError(
-            f"expected scalar type {_legacy_name(x.dtype)} but found "
-            f"{_legacy_name(w.dtype)}"
+            f"expected scalar type {dtype_name(x)} but found {dtype_name(w)}"
         )
 
 
@@ -623,8 +410,7 @@ class BinaryCrossEntropy(Op):
         x, y = a._data, t._data
         if y.dtype != x.dtype:
             raise RuntimeError(
-                f"Found dtype {_legacy_name(y.dtype)} but expected "
-                f"{_legacy_name(x.dtype)}"
+                f"Found dtype {dtype_name(y)} but expected {dtype_name(x)}"
             )
         if ((x < 0) | (x > 1)).any():
             raise RuntimeError("all elements of input should be between 0 and 1")
@@ -720,8 +506,8 @@ class BinaryCrossEntropyWithLogits(Op):
         dtype = _promote(a, t)
         if t._data.dtype.kind != "f":
             raise RuntimeError(
-                f"result type {_legacy_name(x.dtype)} can't be cast to the desired "
-                f"output type {_legacy_name(t._data.dtype)}"
+                f"result type {dtype_name(x)} can't be cast to the desired "
+                f"output type {dtype_name(t._data)}"
             )
         x, y = x.astype(dtype, copy=False), t._data.astype(dtype, copy=False)
         # -log σ(x) = log(1 + exp(-x)), computed without overflow
@@ -756,116 +542,3 @@ class BinaryCrossEntropyWithLogits(Op):
 def _mean_over(v: Any, x: Any, reduction: int) -> Any:
     """``v / x.numel()`` for the mean reduction."""
     return f.div_scalar(v, f.data(x).size) if reduction == MEAN else v
-
-
-class DivScalar(Op):
-    """d (a / s) = g / s   (a Python number: what PyTorch's loss formulas record)"""
-
-    node_name, saved_attrs = "DivBackward1", ("other",)
-
-    @staticmethod
-    def forward(ctx: Ctx, a: Any, s: Any) -> Any:
-        ctx.other = s
-        x = a._data
-        return np.asarray(x / s, x.dtype)
-
-    @staticmethod
-    def backward(ctx: Ctx, g: Grad) -> tuple:
-        return g / ctx.other, None
-
-
-# ---------------------------------------------------------------- embedding
-class Embedding(Op):
-    """d weight[indices] = g added into zeros like weight at the looked-up rows
-    (not at padding_idx; divided by each row's count with scale_grad_by_freq)"""
-
-    node_name, saved = "EmbeddingBackward0", ("indices",)
-    saved_attrs = (
-        "padding_idx",
-        "scale_grad_by_freq",
-        "sparse",
-        "weight_sym_argsize_0",
-    )
-
-    @staticmethod
-    def forward(
-        ctx: Ctx, weight: Any, consts: tuple, padding_idx: int, by_freq: bool
-    ) -> Any:
-        (indices,) = consts
-        w, idx = weight._data, indices._data
-        if w.ndim != 2:
-            raise RuntimeError("'weight' must be 2-D")
-        if idx.dtype.kind not in "iu":
-            raise RuntimeError(
-                "Expected tensor for argument #1 'indices' to have one of the "
-                "following scalar types: Long, Int; but got "
-                f"minigrad.{from_numpy_dtype(idx.dtype)._legacy} instead (while "
-                "checking arguments for embedding)"
-            )
-        if idx.size and (idx.min() < 0 or idx.max() >= w.shape[0]):
-            raise IndexError("index out of range in self")
-        ctx.padding_idx = f.u64(padding_idx)
-        ctx.pad, ctx.scale_grad_by_freq, ctx.sparse = padding_idx, by_freq, False
-        ctx.weight_sym_argsize_0 = w.shape[0]
-        ctx.save_for_backward(indices)
-        return np.take(w, idx, axis=0)
-
-    @staticmethod
-    def backward(ctx: Ctx, g: Grad) -> tuple:
-        (indices,) = ctx.saved_tensors
-        n, pad, by_freq = ctx.weight_sym_argsize_0, ctx.pad, ctx.scale_grad_by_freq
-        return embedding_dense_backward(g, indices, n, pad, by_freq), None, None, None
-
-    @staticmethod
-    def fw_tangent(args: tuple, tangents: list) -> Any:
-        """Forward mode: the looked-up rows of the weight's tangent (padding_idx
-        and scale_grad_by_freq change only the backward, not the derivative)."""
-        (indices,) = args[1]
-        return tangents[0][indices]
-
-
-def embedding_dense_backward(
-    g: Any, indices: Any, n: int, pad: int, by_freq: bool
-) -> Any:
-    """embedding's gradient for its weight; on Tensors one node,
-    EmbeddingDenseBackwardBackward0 (PyTorch's fused kernel)."""
-    if not isinstance(g, f.ndarray):
-        return EmbeddingDenseBackward.apply(g, (indices,), n, pad, by_freq)
-    idx = f.data(indices).reshape(-1)
-    rows = g.reshape(idx.size, -1)
-    if by_freq:
-        counts = np.bincount(idx, minlength=n)
-        rows = rows / counts[idx, None].astype(g.dtype)
-    if pad >= 0:
-        rows = np.where((idx == pad)[:, None], 0, rows).astype(g.dtype, copy=False)
-    out = np.zeros((n, rows.shape[1]), g.dtype)
-    np.add.at(out, idx, rows)
-    return out
-
-
-class EmbeddingDenseBackward(Op):
-    """d embedding_dense_backward(g) = gg[indices] (0 at padding_idx)"""
-
-    node_name, saved = "EmbeddingDenseBackwardBackward0", ("indices",)
-    saved_attrs = ("padding_idx",)
-
-    @staticmethod
-    def forward(
-        ctx: Ctx, g: Any, consts: tuple, n: int, pad: int, by_freq: bool
-    ) -> Any:
-        (indices,) = consts
-        ctx.padding_idx, ctx.pad = f.u64(pad), pad
-        ctx.save_for_backward(indices)
-        return embedding_dense_backward(g._data, indices._data, n, pad, by_freq)
-
-    @staticmethod
-    def backward(ctx: Ctx, gg: Grad) -> tuple:
-        (indices,) = ctx.saved_tensors
-        idx = f.data(indices)
-        picked = f.index_select(gg, 0, 0, f.reshape(indices, (-1,)))
-        if ctx.pad >= 0:  # (PyTorch leaves out scale_grad_by_freq here too)
-            picked = f.masked_fill(picked, (idx == ctx.pad).reshape(-1, 1), 0)
-        return f.reshape(picked, idx.shape + (-1,)), None, None, None, None
-
-
-register(DivScalar=DivScalar.apply)  # (what _formula.div_scalar records)

@@ -1,0 +1,146 @@
+"""Elementwise math of two tensors (broadcast against each other): atan2,
+logaddexp, hypot and xlogy, with xlogy's forms that take a Python number.
+(The arithmetic operators are in ``arithmetic.py``, ``maximum``/``minimum`` in
+``selection.py``.)
+
+Classes (and the node each records):
+
+    Atan2             Atan2Backward0
+    Logaddexp         LogaddexpBackward0
+    Hypot             HypotBackward0
+    Xlogy             XlogyBackward0
+    XlogyScalarOther  XlogyBackward2
+    XlogyScalarSelf   XlogyBackward1
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _formula as f
+from ._common import BinaryOp, Ctx, Grad, Op, float_out
+
+
+class Atan2(BinaryOp):
+    """d atan2(a, b) = (g * b, -g * a) / (a² + b²)"""
+
+    node_name, saved = "Atan2Backward0", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a, b)
+        return float_out(np.arctan2(a._data, b._data), a, b)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        recip = f.reciprocal(a * a + b * b)
+        recip = f.masked_fill(recip, f.data(recip) == np.inf, 0)  # atan2(0, 0)
+        return (g * b * recip if need_a else None), (g * -a * recip if need_b else None)
+
+
+# ---------------------------------------------- logaddexp, hypot, xlogy, logit
+class Logaddexp(BinaryOp):
+    """d log(exp a + exp b) = (g / (1 + exp(b - a)), g / (1 + exp(a - b)))"""
+
+    node_name, saved = "LogaddexpBackward0", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a, b)
+        return float_out(np.logaddexp(a._data, b._data), a, b)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        with np.errstate(over="ignore"):
+            ga = g / f.add_scalar(f.exp(b - a), 1) if need_a else None
+            gb = g / f.add_scalar(f.exp(a - b), 1) if need_b else None
+        return ga, gb
+
+
+class Hypot(BinaryOp):
+    """d √(a² + b²) = (g a / result, g b / result)"""
+
+    node_name, saved = "HypotBackward0", ("self", "other", "result")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
+        out = float_out(np.hypot(a._data, b._data), a, b)
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        a, b, result = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (g * a / result if need_a else None), (
+            g * b / result if need_b else None
+        )
+
+
+class Xlogy(BinaryOp):
+    """d a log b = (g log b, 0 where a = 0 and b ≤ 0;  g a / b)"""
+
+    node_name, saved = "XlogyBackward0", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a, b)
+        return float_out(f.xlogy_values(a._data, b._data), a, b)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        ga = gb = None
+        if need_a:
+            x, y = f.data(a), f.data(b)
+            zero = np.broadcast_to(
+                (x == 0) & (y <= 0), np.broadcast_shapes(x.shape, y.shape)
+            )
+            ga = f.masked_fill(f.xlogy(g, b), zero, 0)
+        if need_b:
+            gb = g * a / b
+        return ga, gb
+
+
+class XlogyScalarOther(Op):
+    """d a log s = g log s, 0 where a = 0 when s ≤ 0   (``a.xlogy(2)``)"""
+
+    node_name, saved, saved_attrs = "XlogyBackward2", ("self",), ("other",)
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, other: Any) -> Any:
+        ctx.other = other
+        ctx.save_for_backward(a)
+        return float_out(f.xlogy_values(a._data, other), a, other)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        ga = f.xlogy(g, ctx.other)
+        if ctx.other <= 0:  # log s is inf or nan: a = 0 must still give 0
+            (a,) = ctx.saved_tensors
+            ga = f.masked_fill(ga, f.data(a) == 0, 0)
+        return ga, None
+
+
+class XlogyScalarSelf(Op):
+    """d s log b = g s / b   (``minigrad.xlogy(2, b)``)"""
+
+    node_name, saved, saved_attrs = "XlogyBackward1", ("other",), ("self",)
+
+    @staticmethod
+    def forward(ctx: Ctx, b: Any, s: Any) -> Any:
+        ctx.self = s
+        ctx.save_for_backward(b)
+        return float_out(f.xlogy_values(s, b._data), b, s)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        (b,) = ctx.saved_tensors
+        return f.scale(g, ctx.self) / b, None

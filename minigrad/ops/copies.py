@@ -1,0 +1,150 @@
+"""Copies and fills: clone, ``to`` (a dtype copy), ``copy_``, ``zero_``,
+``fill_``; and the copy that AccumulateGrad records for a first ``.grad`` under
+create_graph.
+
+Classes (and the node each records):
+
+    Clone       CloneBackward0
+    ToCopy      ToCopyBackward0
+    CopyNode    (the node class of copy_, namespaced as PyTorch's)
+    Copy        CopyBackwards
+    Zero        ZeroBackward0
+    Fill        FillBackward2
+    FillTensor  FillBackward3
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _formula as f
+from ..function import BackwardCFunction
+from ..node import register
+from ._common import Ctx, Grad, Op, _Qualified, stride_order
+
+
+class Clone(Op):
+    """d clone(a) = g"""
+
+    node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, order: str = "K") -> Any:
+        # "K" keeps the strides (PyTorch's preserve_format); contiguous() asks "C"
+        x = a._data
+        if order == "K" and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
+            return dense_like(x)  # an expanded tensor: numpy's "K" differs here
+        return np.array(x, copy=True, order=order)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        return g, None
+
+
+def dense_like(x: np.ndarray) -> np.ndarray:
+    """A copy laid out as PyTorch lays out a clone of an overlapping tensor:
+    dims ordered by stride (fastest first), 0-stride dims left where they are
+    (c10's infer_dense_strides)."""
+    ndim, sizes = x.ndim, x.shape
+    perm = stride_order([x.strides], sizes)  # perm[0]: the fastest dim
+    out_strides = [0] * ndim
+    step = 1
+    for d in perm:
+        out_strides[d] = step * x.itemsize
+        step *= max(sizes[d], 1) if sizes[d] > 1 else 1
+    buffer = np.empty(max(step, 1), x.dtype)
+    out = np.lib.stride_tricks.as_strided(buffer, sizes, out_strides)
+    out[...] = x
+    return out
+
+
+class ToCopy(Op):
+    """d a.to(dtype) = g (cast back to a's dtype by the engine)"""
+
+    node_name = "ToCopyBackward0"
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, np_dtype: Any) -> Any:
+        return a._data.astype(np_dtype)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        return g, None
+
+
+# ---------------------------------------------------------------- in-place writes
+class CopyNode(_Qualified, BackwardCFunction):
+    pass
+
+
+class Copy(Op):
+    """d dst.copy_(src) = (zeros, g summed to src's shape)"""
+
+    node_name, node_base = "CopyBackwards", CopyNode
+
+    @staticmethod
+    def forward(ctx: Ctx, dst: Any, src: Any) -> Any:
+        ctx.src_shape = src._data.shape
+        out = np.empty_like(dst._data)
+        out[...] = src._data  # broadcasts and casts into dst's shape and dtype
+        return out
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        return g * 0, f.sum_to(g, ctx.src_shape)
+
+
+class Zero(Op):
+    """d zero_(a) = 0"""
+
+    node_name = "ZeroBackward0"
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any) -> Any:
+        return np.zeros_like(a._data)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> Any:
+        return g * 0
+
+
+class Fill(Op):
+    """d fill_(a, value) = 0"""
+
+    node_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, value: Any) -> Any:
+        return np.full_like(a._data, value)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        return g * 0, None
+
+
+class FillTensor(Op):
+    """d fill_(a, v) = (0, sum(g))"""
+
+    node_name = "FillBackward3"
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, v: Any) -> Any:
+        if v._data.ndim:
+            raise RuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{v._data.ndim} dimensions."
+            )
+        return np.full_like(a._data, v._data)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        return g * 0, g.sum()
+
+
+# what the core and _formula's helpers record (they import no op family):
+# AccumulateGrad's first .grad under create_graph is a recorded copy
+register(
+    Copy=Copy.apply,
+)

@@ -1,0 +1,102 @@
+"""Copies that move elements around: flip, roll and repeat. Each gradient
+moves ``g`` back (flip, roll) or sums the copies (repeat).
+
+Classes (and the node each records):
+
+    Flip    FlipBackward0
+    Roll    RollBackward0
+    Repeat  RepeatBackward0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _formula as f
+from ._common import Ctx, Grad, Op
+from ._dims import checked_dims, normalize_dims, reduce_dims
+
+
+class Flip(Op):
+    """d flip(a, dims) = g flipped back along the same dims"""
+
+    node_name, saved_attrs = "FlipBackward0", ("dims",)
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, dims: tuple) -> Any:
+        x = a._data
+        ctx.dims = tuple(f.u64(d) for d in dims)
+        ctx.axes = checked_dims(reduce_dims, dims, x.ndim)
+        # a copy (not a view) in the input's memory order, as in PyTorch
+        return np.flip(x, ctx.axes).copy(order="K")
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        return f.flip(g, ctx.axes), None
+
+
+class Roll(Op):
+    """d roll(a, shifts, dims) = roll(g, -shifts, dims)"""
+
+    node_name, saved_attrs = "RollBackward0", ("dims", "shifts")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, shifts: tuple, dims: tuple) -> Any:
+        x = a._data
+        if len(shifts) != len(dims) and (dims or len(shifts) != 1):
+            raise RuntimeError(
+                f"shifts and dimensions must align. shifts: {len(shifts)}, "
+                f"dims:{len(dims)}"
+            )
+        ctx.shifts = tuple(f.u64(s) for s in shifts)
+        ctx.dims = tuple(f.u64(d) for d in dims)
+        ctx.shift_args, ctx.dim_args = shifts, dims
+        axes = normalize_dims(dims, x.ndim) if dims else None
+        out = np.roll(x, shifts if dims else shifts[0], axes)
+        return np.asarray(out, order="C")  # PyTorch's result is row-major
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        # PyTorch rolls back over the dims in reverse order
+        back = tuple(-s for s in reversed(ctx.shift_args))
+        return f.roll(g, back, tuple(reversed(ctx.dim_args))), None, None
+
+
+class Repeat(Op):
+    """d a.repeat(r) = g folded into (r_i, size_i) blocks and summed over the r_i
+    (PyTorch's repeat_backward)"""
+
+    node_name, saved_attrs = "RepeatBackward0", ("repeats", "self_sym_sizes")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, repeats: tuple) -> Any:
+        x = a._data
+        if len(repeats) < x.ndim:
+            raise RuntimeError(
+                "Number of dimensions of repeat dims can not be smaller than number "
+                "of dimensions of tensor"
+            )
+        ctx.repeats, ctx.self_sym_sizes = repeats, x.shape
+        return np.tile(x, repeats) if repeats else x.copy()
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        reps, shape = ctx.repeats, ctx.self_sym_sizes
+        if 0 in reps:
+            return f.zeros(shape, g), None
+        extra = len(reps) - len(shape)
+        for _ in range(extra):  # the dims repeat added in front
+            g = f.sum_dims(g, (0,))
+        # each repeated dim as (repeat, size), then one sum over the repeats
+        sizes: list[int] = []
+        summed: list[int] = []
+        for r, n in zip(reps[extra:], shape):
+            if r != 1:
+                summed.append(len(sizes))
+                sizes.append(r)
+            sizes.append(n)
+        if summed:
+            g = f.sum_dims(f.reshape(g, tuple(sizes)), tuple(summed))
+        return g, None
