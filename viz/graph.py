@@ -20,6 +20,7 @@ import copy
 import inspect
 import re
 import warnings
+import weakref
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -384,38 +385,63 @@ class _SlotMemory:
     moves every node. A walk that finds a freed slot it saw before keeps the
     slot's tensor, so the drawing keeps its structure (marked freed).
 
-    Keyed by the node object. PyTorch's nodes take no weak references, so an
-    entry holds its node (keeping ``id()`` valid); only small graphs (lesson
-    sized) are remembered, and only the most recent `MAX_NODES` nodes.
+    Holds no graph object: a node is known by its id(), name and sequence
+    number (`node_key`), a saved leaf by a weak reference. Only small graphs
+    (lesson sized) are remembered, and only the most recent `MAX_NODES` nodes.
     """
 
     MAX_GRAPH = 300  # nodes in one walk; larger graphs are not remembered
     MAX_NODES = 1500  # nodes over all walks; the oldest are forgotten first
 
     def __init__(self) -> None:
-        # id(node) -> (node, slot -> (tensor key, tensor info at save time))
-        self.entries: OrderedDict[int, tuple[Any, dict[str, tuple]]] = OrderedDict()
+        # node_key -> slot -> (tensor key, tensor info at save time,
+        #                      producer's node_key and output_nr, leaf weakref)
+        self.entries: OrderedDict[tuple, dict[str, tuple]] = OrderedDict()
 
     def remember(self, node: Any, slots: dict[str, tuple]) -> None:
-        self.entries.pop(id(node), None)
-        self.entries[id(node)] = (node, slots)
+        key = node_key(node)
+        self.entries.pop(key, None)
+        self.entries[key] = slots
         while len(self.entries) > self.MAX_NODES:
             self.entries.popitem(last=False)
 
     def recall(self, node: Any, slot: str) -> tuple | None:
-        entry = self.entries.get(id(node))
-        if entry is None or entry[0] is not node:
-            return None
-        return entry[1].get(slot)
+        return self.entries.get(node_key(node), {}).get(slot)
 
     def clear(self) -> None:
         self.entries.clear()
+
+
+def node_key(node: Any) -> tuple:
+    """A node's identity without holding it: id() alone could be reused by a
+    later node; the name and PyTorch's sequence number tell them apart."""
+    try:
+        seq = int(node._sequence_nr())
+    except Exception:  # a node type without one
+        seq = -1
+    return id(node), node_name(node), seq
 
 
 SLOT_MEMORY = _SlotMemory()
 
 
 # ------------------------------------------------------------------- the walk
+
+
+def _weak(obj: Any) -> Any:
+    try:
+        return weakref.ref(obj)
+    except TypeError:  # no weak references: its id() cannot be trusted later
+        return None
+
+
+def _find_node(node: AutogradNode, key: tuple) -> AutogradNode | None:
+    """The node known by ``key`` among ``node`` and its next functions (where
+    the tensors a node saved come from: its inputs, or its own result)."""
+    for candidate in (node, *(n for n, _ in node.next_functions)):
+        if candidate is not None and node_key(candidate) == key:
+            return candidate
+    return None
 
 
 def flatten_outputs(outputs: Any) -> list[tuple[str | None, TensorLike]]:
@@ -556,15 +582,19 @@ class _Builder:
         found = SLOT_MEMORY.recall(node, slot)
         if found is None:
             return None
-        key, info, producer, _leaf = found
+        key, info, producer, leaf = found
+        if key[0] == "obj" and (leaf is None or leaf() is None):
+            key = ("gone", node_key(node), slot)  # its id() may be another's now
         tid = self.tensor_ids.get(key)
         if tid is None:
             tid = self.tensor_ids[key] = f"t{len(self.tensor_ids)}"
             info = copy.copy(info)
-            info.id, info.grad = tid, None
+            info.id, info.grad, info.producer = tid, None, None
             info.name = self.param_names.get(key, info.name)
             if producer is not None:  # in walk order, as a live tensor would
-                info.producer = (self.function_id(producer[0]), producer[1])
+                made_by = _find_node(node, producer[0])
+                if made_by is not None:
+                    info.producer = (self.function_id(made_by), producer[1])
             self.g.tensors[tid] = info
             self.recalled.add(tid)
         return tid
@@ -579,11 +609,10 @@ class _Builder:
                 if sid in self.slot_keys:
                     key, t = self.slot_keys[sid]
                     nr = int(getattr(t, "output_nr", 0))
-                    producer = None if t.grad_fn is None else (t.grad_fn, nr)
+                    fn = t.grad_fn
+                    producer = None if fn is None else (node_key(fn), nr)
                     info = self.g.tensors[self.g.saved[sid].tensor]
-                    # a leaf's key is its id(), valid while it lives: hold it
-                    # (a result is known by its grad_fn, held by the node)
-                    leaf = t if producer is None else None
+                    leaf = _weak(t) if fn is None else None
                     held[self.g.saved[sid].slot] = (key, info, producer, leaf)
             if held:
                 SLOT_MEMORY.remember(node, held)

@@ -154,6 +154,23 @@ def test_freed_slots_without_an_earlier_drawing(framework):
     assert not any(s.remembered or s.tensor for s in g.saved.values())
 
 
+def test_memory_keeps_no_graph_alive(framework):
+    """It holds no node, tensor or saved value: a dropped graph is freed."""
+    import gc
+    import weakref
+
+    SLOT_MEMORY.clear()
+    a = framework.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 3
+    y = (b * b).sum()
+    viz.backward_graph(y, params={"a": a, "b": b})
+    assert SLOT_MEMORY.entries
+    refs = [weakref.ref(a), weakref.ref(b), weakref.ref(y)]
+    del a, b, y
+    gc.collect()
+    assert all(r() is None for r in refs)
+
+
 def test_memory_forgets_old_graphs(monkeypatch, minigrad):
     """The memory holds the nodes of recent small graphs only."""
     SLOT_MEMORY.clear()
