@@ -18,6 +18,7 @@ from .optimizer import (
     _non_negative,
     _PerParameterOptimizer,
     _step_count,
+    _to_scalar,
     _value,
 )
 
@@ -57,11 +58,23 @@ class Adam(_PerParameterOptimizer):
         _non_negative(("epsilon value", eps))
         _check_betas(betas)
         _non_negative(("weight_decay value", weight_decay))
-        if not all(isinstance(b, float) for b in betas):
+        if not (
+            all(isinstance(b, float) for b in betas)
+            or all(isinstance(b, Tensor) for b in betas)
+        ):
             raise ValueError("betas must be either both floats or both Tensors")
+        for i, beta in enumerate(betas):
+            if isinstance(beta, Tensor):
+                if not capturable and foreach:
+                    raise ValueError(
+                        f"betas[{i}] as a Tensor is not supported for capturable=False "
+                        "and foreach=True"
+                    )
+                if beta.numel() != 1:
+                    raise ValueError(f"Tensor betas[{i}] must be 1-element")
         defaults = {
             "lr": lr,
-            "betas": tuple(betas),
+            "betas": tuple(map(_to_scalar, betas)),
             "eps": eps,
             "weight_decay": weight_decay,
             "amsgrad": amsgrad,
@@ -89,7 +102,9 @@ class Adam(_PerParameterOptimizer):
                 state["max_exp_avg_sq"] = zeros_like(p)
         if group["maximize"]:
             grad = -grad
-        lr, (beta1, beta2) = _value(group["lr"]), group["betas"]
+        # a tensor lr or betas stay tensors: PyTorch computes the bias
+        # corrections and the step size with them, in their dtype
+        lr, (beta1, beta2) = _to_scalar(group["lr"]), group["betas"]
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         state["step"] += 1
         weight_decay = group["weight_decay"]
@@ -98,8 +113,9 @@ class Adam(_PerParameterOptimizer):
                 p.mul_(1 - lr * weight_decay)
             else:
                 grad = grad.add(p, alpha=weight_decay)
-        _lerp_(exp_avg, grad, 1 - beta1)
-        exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+        weight1 = 1 - (beta1.to(p.dtype) if isinstance(beta1, Tensor) else beta1)
+        _lerp_(exp_avg, grad, _value(weight1))
+        exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=_value(1 - beta2))
         if group["differentiable"]:
             _differentiable_tail(p, state, group, lr, beta1, beta2)
             return
@@ -113,7 +129,7 @@ class Adam(_PerParameterOptimizer):
             denom = (max_sq.sqrt() / bias_correction2_sqrt).add_(group["eps"])
         else:
             denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(group["eps"])
-        _add_(p, exp_avg / denom, -step_size)
+        _add_(p, exp_avg / denom, -_value(step_size))
 
 
 def _differentiable_tail(

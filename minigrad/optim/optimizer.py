@@ -455,6 +455,12 @@ def _non_negative(*options: tuple[str, float]) -> None:
             raise ValueError(f"Invalid {what}: {value}")
 
 
+def _to_scalar(x: Any) -> Any:
+    """A one-element tensor hyperparameter as a 0-d tensor (PyTorch keeps
+    computing with it as a tensor, in its dtype)."""
+    return x.squeeze() if isinstance(x, Tensor) and x.dim() != 0 else x
+
+
 def _value(x: Any) -> Any:
     """A hyperparameter as a Python number (a one-element tensor's item)."""
     return x.item() if isinstance(x, Tensor) else x
