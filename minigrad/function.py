@@ -434,11 +434,14 @@ def _save_other(x: Any, raw_outs: tuple, results: tuple | list) -> SavedTensor:
 
 def _pack(ctx: Node, saved: list) -> None:
     """Hand each saved tensor to the active ``saved_tensors_hooks`` pack hook;
-    Python numbers wrapped into tensors are not packed (as in PyTorch)."""
+    Python numbers wrapped into tensors are not packed (as in PyTorch). A packed
+    tensor is the hooks' to keep: the node lets go of it (activation
+    checkpointing relies on that to free memory)."""
     pack, unpack = saved_tensors_hooks_stack[-1]
     for s in saved:
         if s is not None and (s.tensor is None or not s.tensor._wrapped_number):
             s.hooks, s.packed = (pack, unpack), pack(s.unpack(ctx))
+            s.tensor = s.data = None
 
 
 def _check_inplace(t: Any) -> None:

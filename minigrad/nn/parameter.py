@@ -20,9 +20,11 @@ class Parameter(Tensor):
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )
-        p = cls._make(data._data, requires_grad)
+        p = cls._make(data._data, False)
         p._vc = data._vc
-        return p
+        if data._inference or p._inference:  # a Parameter of an inference tensor
+            p._inference = data._inference  # is one (and refuses grad outside)
+        return p.requires_grad_(requires_grad)
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         pass  # everything happens in __new__ (Tensor.__init__ would start afresh)

@@ -1,5 +1,8 @@
 # Activation checkpointing (issue #20, lesson 14): what is saved, what is
 # recomputed, the gradients, random ops replayed, and PyTorch's warnings/errors.
+import gc
+import weakref
+
 import torch
 from torch.utils.checkpoint import checkpoint, checkpoint_sequential
 
@@ -175,3 +178,32 @@ out = checkpoint(lambda t: t.exp().sum(), y, use_reentrant=False)
 with torch.no_grad():
     y.mul_(2)
 attempt("input changed in place", out.backward)
+
+# what the region keeps alive: its intermediate tensors die after the forward
+inner = []
+
+
+def traced(t):
+    calls.append("traced")
+    u = t.exp()
+    inner.append(weakref.ref(u))
+    return u.sin()
+
+
+plain = traced(x)
+gc.collect()
+print("intermediate alive without checkpoint:", inner[-1]() is not None)
+out = checkpoint(traced, x, use_reentrant=False)
+gc.collect()
+print("intermediate alive with checkpoint:", inner[-1]() is not None)
+
+# reading a saved tensor outside backward recomputes, each time
+calls.clear()
+# (values only: PyTorch gives the unpacked tensor the saved one's grad_fn,
+# minigrad hands back what the unpack hook returned)
+print("saved self:", out.grad_fn._saved_self.detach())
+print("saved self again:", out.grad_fn._saved_self.detach())
+print("recomputations:", calls)
+calls.clear()
+out.sum().backward()
+print("then backward:", calls, x.grad)

@@ -100,3 +100,9 @@ print("a model's output:", z.is_inference(), z.requires_grad, z.grad_fn)
 attempt("training on it", lambda: lin(z).sum().backward())
 attempt("training on its clone", lambda: lin(z.clone()).sum().backward())
 print("lin.weight.grad is set:", lin.weight.grad is not None)
+
+with torch.inference_mode():
+    p = torch.nn.Parameter(a)
+    print("a Parameter inside:", p.is_inference(), p.requires_grad)
+attempt("a Parameter of it outside", lambda: torch.nn.Parameter(a))
+print("requires_grad=False:", torch.nn.Parameter(a, requires_grad=False).is_inference())
