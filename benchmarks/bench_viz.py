@@ -5,15 +5,21 @@
 Cases: a loop of 1,500 autograd nodes reusing 8 weights, MLPs of 2 to 8
 layers, a small CNN, recurrent loops of 30, 100 and 300 steps, and a graph of
 5,000 autograd nodes. Each row is the best wall time of ``repeat`` runs of
-``backward_graph(...).svg()`` with the pip engine (graphviz-pure) when it is
-installed. Targets from issue #14 are printed next to their rows. A script
-that prints measurements, not a timed unit test.
+``backward_graph(...).svg()`` (walk, DOT and layout) with the pip engine
+(graphviz-pure) when it is installed, with the default options: graphs of
+more than a few hundred nodes are drawn with their repeated steps folded
+(``fold=``); the "unfolded" rows draw every node (``fold=False``). The last
+rows time how fast a graph over the node limit is refused. Targets from issue
+#14 are printed next to their rows. A script that prints measurements, not a
+timed unit test; the machine's load average is printed first (on a shared
+machine wall times grow with it).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -25,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import viz  # noqa: E402
 from viz import render  # noqa: E402
 from viz.dot import drawn_nodes  # noqa: E402
+from viz.graph import GraphTooLargeError, build_graph  # noqa: E402
 
 NO_SAVED = {"show_saved": False}
 BIG = 10**6  # max_nodes for the cases: they measure, the limit is tested elsewhere
@@ -88,6 +95,41 @@ def chain(t: Any, functions: int = 5000) -> tuple[Any, dict]:
     return x.sum(), {"w": w}
 
 
+def make_graph(t: Any, nodes: int) -> Any:
+    """Steps of ``x = (x * w + 0.1).tanh()`` until the drawing has ``nodes`` nodes.
+
+    Each step adds 3 grad_fn nodes (Mul, Add, Tanh) and 3 saved tensors; every
+    10 steps a new leaf ``w`` joins, so leaves are shared across steps (used
+    by bench_stepper.py).
+    """
+    x = t.tensor([0.5, -0.25], requires_grad=True)
+    w = t.tensor([1.01, 0.99], requires_grad=True)
+    step = 0
+    while True:
+        if step % 10 == 9:
+            w = t.tensor([1.0, 1.0], requires_grad=True)
+        x = (x * w + 0.1).tanh()
+        step += 1
+        out = x.sum()
+        if step % 10 == 0 and drawn_nodes(build_graph(out)) >= nodes:
+            return out
+
+
+def refuse(draw: Callable[[], Any]) -> None:
+    try:
+        draw()
+    except GraphTooLargeError:
+        return
+    raise AssertionError("the graph was drawn, not refused")
+
+
+def tall_chain(t: Any, steps: int) -> Any:
+    x = t.tensor(1.0, requires_grad=True)
+    for _ in range(steps):
+        x = (x * 1.0001).tanh()  # 2 autograd nodes and 2 saved tensors a step
+    return x
+
+
 def best_of(fn: Callable[[], Any], repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -105,16 +147,22 @@ def main() -> int:
     t = importlib.import_module(args.framework)
     engine = "pure" if render._pure_binary() else "auto"
     kind = render.find_engine(engine)[0]
-    print(f"{args.framework}, engine {kind}, best of {args.repeat}")
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"{args.framework}, engine {kind}, best of {args.repeat}, load {load}")
+    off = {"fold": False}
     cases: list[tuple[str, Callable[[], tuple[Any, dict]], dict, float | None]] = [
         ("shared weights, 1,500 nodes", lambda: shared_weights(t), NO_SAVED, 1.0),
+        ("  unfolded", lambda: shared_weights(t), NO_SAVED | off, None),
         ("shared weights, 1,500 nodes + saved", lambda: shared_weights(t), {}, None),
         *[(f"MLP, {n} layers", lambda n=n: mlp(t, n), {}, None) for n in (2, 4, 8)],
         ("small CNN", lambda: cnn(t), {}, None),
         ("recurrent loop, 30 steps", lambda: recurrent(t, 30), {}, None),
         ("recurrent loop, 100 steps", lambda: recurrent(t, 100), {}, 0.5),
+        ("  unfolded", lambda: recurrent(t, 100), off, None),
         ("recurrent loop, 300 steps", lambda: recurrent(t, 300), {}, None),
+        ("  unfolded", lambda: recurrent(t, 300), off, None),
         ("chain, 5,000 nodes", lambda: chain(t), NO_SAVED, 5.0),
+        ("  unfolded (collapsed to fit)", lambda: chain(t), NO_SAVED | off, 5.0),
     ]  # fmt: skip
     for name, make, options, target in cases:
         out, params = make()
@@ -124,19 +172,38 @@ def main() -> int:
             return viz.backward_graph(out, **kw).svg()
 
         d = viz.backward_graph(out, params=params, max_nodes=BIG, **options)
-        nodes = drawn_nodes(d.graph, d.options.show_saved)
+        shown = d._shown_graph(d._resolved(export=False))
+        nodes = drawn_nodes(shown, d.options.show_saved)
         copies = sum(len(v) - 1 for v in d.drawn_ids.values())
+        folds = ", ".join(f"x {f.count} folded" for f in d.folds)
+        more = f", {shown.hidden:,} collapsed" if shown.hidden else ""
         best = best_of(draw, args.repeat)
-        verdict = ""
-        if target is not None:
-            ok = "OK" if best < target else "SLOWER THAN TARGET"
-            verdict = f"  target < {target:g} s: {ok}"
         print(
             f"  {name:38s} {len(d.graph.functions):5d} grad_fn, {nodes:5d} drawn "
-            f"(+{copies} leaf copies)  {best:6.2f} s{verdict}",
+            f"(+{copies} leaf copies{more}{', ' if folds else ''}{folds})  "
+            f"{best:6.2f} s{verdict(best, target)}",
             flush=True,
         )
+    # The node limit refuses a graph too big to draw from a cheap pre-walk.
+    tall = tall_chain(t, 3000)  # 6,001 autograd nodes, 6,000 saved tensors
+    long = tall_chain(t, 200)
+    refusals = [
+        ("refusal: 401 nodes, max_nodes=100", lambda: build_graph(long, max_nodes=100)),
+        ("refusal: 12,000 nodes, default limit", lambda: viz.backward_graph(tall)),
+        ("refusal: same, forward view", lambda: viz.forward_graph(tall)),
+    ]  # fmt: skip
+    for name, draw in refusals:
+        best = best_of(lambda draw=draw: refuse(draw), args.repeat)
+        print(f"  {name:38s} {best:6.2f} s{verdict(best, 1.0)}", flush=True)
     return 0
+
+
+def verdict(seconds: float, target: float | None) -> str:
+    if target is None:
+        return ""
+    return (
+        f"  target < {target:g} s: {'OK' if seconds < target else 'SLOWER THAN TARGET'}"
+    )
 
 
 if __name__ == "__main__":

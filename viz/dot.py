@@ -24,11 +24,13 @@ from graphviz.quoting import quote
 
 from .graph import (
     MORE_ID,
+    Fold,
     ForwardView,
     FunctionInfo,
     Graph,
     SavedSlot,
     TensorInfo,
+    folded,
     shape_label,
     truncated,
     use_id,
@@ -132,6 +134,9 @@ SPLIT_SHARED_ABOVE = 60
 # nodes nearest the outputs (a few seconds) and says how many it left out.
 COLLAPSE_ABOVE = 3000
 COLLAPSE_TO = 2000
+# Above this many nodes (a 30-step loop is ~300) the steps of a loop are too
+# many to follow: `fold_to_fit` draws a block repeated several times once.
+FOLD_ABOVE = 400
 FAST_LAYOUT = {
     "backward": {"nslimit": "1", "nslimit1": "1"},
     "forward": {"nslimit": "0.2", "nslimit1": "0.2"},
@@ -578,12 +583,14 @@ def backward_dot(
                 tensor_copy[(e.src, leaf)] = copies[leaf][k]
     multi = g.multi_output()
     expert = _is_expert(detail)
+    box = _fold_boxes(g.folds, th, p)
     for f in g.functions.values():
         kind = "accumulate" if f.is_accumulate_grad else "fn"
         ids = copies.get(f.id, [f.id])
         label = _function_label(f, th, show_attrs, len(ids), expert)
         for did in ids:
-            _node(dot, p + did, label, kind, th, _classes("function", ids))
+            where = box.get(f.id, dot)
+            _node(where, p + did, label, kind, th, _classes("function", ids))
     if g.hidden:  # `truncated` left nodes out: one box says how many
         more = (
             _Label(th)
@@ -603,12 +610,16 @@ def backward_dot(
             _node(dot, p + did, label, t.kind, th, classes, output=t.is_output)
     shown_ids = {t.id for t in shown}
     # Gradient flow: a node passes gradients to its next_functions.
+    exits = _exit_labels(g.folds)
     for e in g.edges:
         if e.dst is None:
             continue
         label = f"output_nr={e.output_nr}" if e.dst in multi else None
         dst = use_of_edge.get(e.id, e.dst)
-        _edge(dot, p + e.src, p + dst, id=p + e.id, label=label, **{"class": "next"})
+        kind = "next"
+        if (e.src, e.input_nr) in exits:  # leaves a folded block
+            label, kind = exits[(e.src, e.input_nr)], "next folded"
+        _edge(dot, p + e.src, p + dst, id=p + e.id, label=label, **{"class": kind})
     for f in g.functions.values():
         if f.variable is not None:
             pairs = zip(copies.get(f.id, [f.id]), copies.get(f.variable, [f.variable]))
@@ -652,7 +663,8 @@ def backward_dot(
                     kinds.append(k)
             label = _saved_label(s, g, th, show_values, expert)
             tooltip = "freed by backward()" if s.remembered else None
-            _node(dot, p + s.id, label, kind, th, "saved", tooltip=tooltip)
+            where = box.get(s.node, dot)
+            _node(where, p + s.id, label, kind, th, "saved", tooltip=tooltip)
             _edge(
                 dot,
                 p + s.node,
@@ -677,12 +689,58 @@ def backward_dot(
                     constraint="false",
                     **{"class": "same-tensor"},
                 )
+    _close_boxes(dot, box)
     if legend:
         draw_legend = (
             _legend_row if slide else functools.partial(_legend, rankdir=rankdir)
         )
         draw_legend(dot, _tensor_kinds(shown) + kinds, th, p)
     return dot
+
+
+def _fold_boxes(
+    folds: list[Fold], theme: Theme, prefix: str
+) -> dict[str, graphviz.Digraph]:
+    """Function id -> the cluster its folded block is drawn in; each
+    cluster's label is the note saying what was folded."""
+    box: dict[str, graphviz.Digraph] = {}
+    for fold in folds:
+        note = (
+            _Label(theme)
+            .title(f"× {fold.count}: this block repeats {fold.count} times")
+            .small(
+                f"drawn once; the other {fold.count - 1:,} ({fold.hidden:,} "
+                "autograd nodes) are folded (fold=False draws them)"
+            )
+        )
+        sub = graphviz.Digraph(f"cluster_{prefix}{fold.id}")
+        sub.attr(
+            label=note.html(),
+            id=prefix + fold.id,
+            style="rounded,dashed",
+            color=theme.muted,
+            fontcolor=theme.text,
+            penwidth="1.5",
+            labeljust="l",
+            **{"class": "fold"},
+        )
+        box.update(dict.fromkeys(fold.shown, sub))
+    return box
+
+
+def _close_boxes(dot: graphviz.Digraph, box: dict[str, graphviz.Digraph]) -> None:
+    for sub in {id(b): b for b in box.values()}.values():
+        dot.subgraph(sub)
+
+
+def _exit_labels(folds: list[Fold]) -> dict[tuple[str, int], str]:
+    """(node, input_nr) -> label, for the edges leaving a folded block: in
+    the real graph they pass through the folded repeats first."""
+    return {
+        edge: f"through the {fold.count - 1:,} folded repeats"
+        for fold in folds
+        for edge in fold.exits
+    }
 
 
 def forward_copies(fv: ForwardView) -> dict[tuple[str, str], str]:
@@ -711,6 +769,14 @@ def _is_expert(detail: str) -> bool:
 def drawn_nodes(g: Graph, show_saved: bool = True) -> int:
     """Nodes a backward drawing shows (before shared leaves are split)."""
     return len(g.functions) + len(g.shown_tensors) + (len(g.saved) * show_saved)
+
+
+def fold_to_fit(g: Graph, show_saved: bool, fold: bool | None = None) -> Graph:
+    """`g` with its repeated blocks drawn once (`graph.folded`) when ``fold``
+    is True, or when it is None and `g` has more than `FOLD_ABOVE` nodes."""
+    if fold is False or (fold is None and drawn_nodes(g, show_saved) <= FOLD_ABOVE):
+        return g
+    return folded(g)
 
 
 def collapse_to_fit(g: Graph, show_saved: bool) -> Graph:
@@ -761,22 +827,28 @@ def forward_dot(
     uses: dict[str, int] = {}
     for tid, _op in copy_of:
         uses[tid] = uses.get(tid, 0) + 1
+    box = _fold_boxes(fv.folds, th, p)
     for t in fv.tensors:
         n = uses.get(t.id, 1)
         ids = [use_id(t.id, k) for k in range(n)]
         label = _tensor_label(t, th, show_values, n, _is_expert(detail))
+        where = box.get(t.producer[0], dot) if t.producer else dot
         for did in ids:
             classes = _classes("tensor", ids)
-            _node(dot, p + did, label, t.kind, th, classes, output=t.is_output)
+            _node(where, p + did, label, t.kind, th, classes, output=t.is_output)
     for op in fv.ops:
         label = _Label(th).title(op.op).small(op.name).html()
-        _node(dot, p + op.id, label, "op", th, "function")
+        _node(box.get(op.id, dot), p + op.id, label, "op", th, "function")
+    exits = _exit_labels(fv.folds)  # (op, input position): into the fold
     for e in fv.edges:
         kind = "input" if e.dst in op_ids else "output"
         # Label an op's outputs only when it has several (split, unbind...).
         label = f"[{e.index}]" if e.src in fv.multi_output else None
+        if kind == "input" and (e.dst, e.index) in exits:
+            label, kind = exits[(e.dst, e.index)], "input folded"
         src = copy_of.get((e.src, e.dst), e.src)
         _edge(dot, p + src, p + e.dst, id=p + e.id, label=label, **{"class": kind})
+    _close_boxes(dot, box)
     if legend:
         draw_legend = (
             _legend_row if slide else functools.partial(_legend, rankdir=rankdir)

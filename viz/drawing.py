@@ -22,10 +22,11 @@ from .dot import (
     backward_dot,
     collapse_to_fit,
     drawn_nodes,
+    fold_to_fit,
     forward_copies,
     forward_dot,
 )
-from .graph import DEFAULT_MAX_NODES, Graph, build_graph, forward_view
+from .graph import DEFAULT_MAX_NODES, Fold, Graph, build_graph, forward_view
 
 # Slide presets, in inches: pages of exactly that size, the graph scaled to
 # fit, lecture-sized text, a one-row legend, room for a title. A (w, h) size
@@ -60,6 +61,7 @@ class Options:
     compact: bool | None = None  # None: automatic, by node count
     split_shared: bool | None = None  # None: automatic, by node count
     collapse: bool | None = None  # None: automatic, above dot.COLLAPSE_ABOVE
+    fold: bool | None = None  # None: automatic, above dot.FOLD_ABOVE
     detail: str = "beginner"  # or "expert": every attribute PyTorch saved
     title: str | None = None  # above the graph (slides)
 
@@ -164,12 +166,10 @@ class Drawing:
             compact=o.compact,
             detail=o.detail,
         )
+        graph = self._shown_graph(o)
         if self.view == "forward":
-            fv = forward_view(self.graph)
+            fv = forward_view(graph)
             return forward_dot(fv, split_shared=o.split_shared, **common)
-        graph = self.graph
-        if o.collapse is not False:
-            graph = collapse_to_fit(graph, o.show_saved)
         return backward_dot(
             graph,
             show_saved=o.show_saved,
@@ -178,13 +178,27 @@ class Drawing:
             **common,
         )
 
+    def _shown_graph(self, o: Options) -> Graph:
+        """The model as drawn: repeated blocks folded, a huge backward graph
+        collapsed to its part nearest the outputs."""
+        graph = fold_to_fit(self.graph, o.show_saved, o.fold)
+        if self.view == "backward" and o.collapse is not False:
+            graph = collapse_to_fit(graph, o.show_saved)
+        return graph
+
+    @property
+    def folds(self) -> list[Fold]:
+        """The repeated blocks drawn once (empty when nothing was folded)."""
+        return self._shown_graph(self._resolved(export=False)).folds
+
     @property
     def drawn_ids(self) -> dict[str, list[str]]:
         """Model id -> all its drawn ids, for ids drawn more than once (a shared
         leaf drawn once per use); highlight them together."""
         o = self._resolved(export=False)
+        graph = self._shown_graph(o)
         if self.view == "forward":
-            fv = forward_view(self.graph)
+            fv = forward_view(graph)
             split = o.split_shared
             if split is None:
                 split = len(fv.tensors) + len(fv.ops) > SPLIT_SHARED_ABOVE
@@ -196,8 +210,8 @@ class Drawing:
             return copies
         split = o.split_shared
         if split is None:
-            split = drawn_nodes(self.graph, o.show_saved) > SPLIT_SHARED_ABOVE
-        return self.graph.split_ids() if split else {}
+            split = drawn_nodes(graph, o.show_saved) > SPLIT_SHARED_ABOVE
+        return graph.split_ids() if split else {}
 
     @property
     def source(self) -> str:
@@ -357,6 +371,7 @@ def backward_graph(
     split_shared: bool | None = None,
     collapse: bool | None = None,
     detail: str = "beginner",
+    fold: bool | None = None,
 ) -> Drawing:
     """Draw the graph autograd built behind ``outputs``.
 
@@ -385,6 +400,10 @@ def backward_graph(
     ``collapse``: a graph too large to lay out in seconds (thousands of
     nodes) is drawn as its part nearest the outputs plus one box saying how
     many nodes were left out; False draws everything (it may take minutes).
+    ``fold``: a block that repeats several times in a row (the steps of a
+    recurrent loop) is drawn once, in a box saying "× 100" and how many
+    nodes it stands for; None (default) folds graphs of more than a few
+    hundred nodes, False draws every repeat.
     ``detail``: "beginner" (default) hides PyTorch internals (``*_sym_sizes``,
     ``*_sym_strides``, slots left None), prints enums by name
     (``reduction='mean'``, ``ignore_index=-100``), "scalar" for 0-d tensors
@@ -410,6 +429,7 @@ def backward_graph(
         split_shared=split_shared,
         collapse=collapse,
         detail=detail,
+        fold=fold,
     )
 
 
@@ -427,6 +447,7 @@ def forward_graph(
     compact: bool | None = None,
     detail: str = "beginner",
     split_shared: bool | None = None,
+    fold: bool | None = None,
 ) -> Drawing:
     """Draw the computation as written: tensors and the ops between them.
 
@@ -436,7 +457,8 @@ def forward_graph(
     constants that do not require grad are visible only when an op saved them
     (``x * w`` saves ``x``); otherwise a "tensor" placeholder stands in.
     ``split_shared``: a leaf read by several ops (a weight of a loop) is drawn
-    next to each, marked "N uses" (default: above a few dozen nodes). Other
+    next to each, marked "N uses" (default: above a few dozen nodes).
+    ``fold``: repeated blocks drawn once, as in `backward_graph`. Other
     arguments as in `backward_graph`.
     """
     return _drawing(
@@ -454,4 +476,5 @@ def forward_graph(
         compact=compact,
         detail=detail,
         split_shared=split_shared,
+        fold=fold,
     )

@@ -17,6 +17,7 @@ they depend only on the graph's structure and are stable from run to run.
 from __future__ import annotations
 
 import copy
+import heapq
 import inspect
 import re
 import warnings
@@ -88,11 +89,19 @@ class TensorInfo:
     is_leaf: bool
     retains_grad: bool = False
     version: int | None = None
-    value: str = ""  # short preview of the values
+    # the values at walk time (`value_snapshot`); `value` formats them
+    snapshot: np.ndarray | str | None = field(default=None, repr=False, compare=False)
     grad: str | None = None  # preview of .grad when it is populated
     hooks: int = 0  # tensor hooks (register_hook, post-accumulate hooks)
     is_output: bool = False
     producer: tuple[str, int] | None = None  # (function id, output_nr)
+
+    @property
+    def value(self) -> str:
+        """A short preview of the values ("" when unknown)."""
+        if not isinstance(self.snapshot, str):
+            self.snapshot = "" if self.snapshot is None else preview_text(self.snapshot)
+        return self.snapshot
 
     @property
     def kind(self) -> str:
@@ -175,6 +184,7 @@ class Graph:
     node_ids: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
     # autograd nodes left out by `truncated` (drawn as one "N more" box)
     hidden: int = 0
+    folds: list[Fold] = field(default_factory=list)  # repeated blocks drawn once
 
     def use_of_edge(self) -> dict[str, str]:
         """Edge id -> the drawn id of the shared-leaf copy it points to.
@@ -265,10 +275,20 @@ def shape_label(shape: tuple[int, ...] | None) -> str:
     return str(tuple(shape))  # "(2, 2)", "(3,)", "()" as Python prints them
 
 
+_TENSOR_TYPES: set[type] = set()
+
+
 def is_tensor(obj: Any) -> bool:
     """Duck-typed: anything with the tensor attributes autograd needs
-    (`TensorLike`; a runtime Protocol check is the same hasattr test)."""
-    return isinstance(obj, TensorLike)
+    (`TensorLike`; a runtime Protocol check is the same hasattr test). A
+    type that passed once passes again: the Protocol check costs more than
+    the rest of a node's visit."""
+    if type(obj) in _TENSOR_TYPES:
+        return True
+    if isinstance(obj, TensorLike):
+        _TENSOR_TYPES.add(type(obj))
+        return True
+    return False
 
 
 def node_name(node: AutogradNode) -> str:
@@ -290,12 +310,34 @@ def _to_numpy(t: Any) -> np.ndarray:
         return np.asarray(d.tolist())
 
 
+# Tensors up to this size keep a copy of their values and are formatted only
+# when drawn (a folded loop draws a few of thousands); larger ones now.
+LAZY_PREVIEW_SIZE = 4096
+
+
+def value_snapshot(t: TensorLike) -> np.ndarray | str:
+    """The values of ``t`` now: a copy of a small array (formatted later by
+    `preview_text`), or the preview text itself for a large one."""
+    try:
+        arr = _to_numpy(t)
+    except Exception as exc:  # e.g. a meta tensor
+        return f"<{type(exc).__name__}>"
+    return arr.copy() if arr.size <= LAZY_PREVIEW_SIZE else preview_text(arr)
+
+
 def value_preview(t: TensorLike, max_chars: int = 60) -> str:
     """A few numbers of ``t`` (all of them when small)."""
     try:
         arr = _to_numpy(t)
     except Exception as exc:  # e.g. a meta tensor
         return f"<{type(exc).__name__}>"
+    return preview_text(arr, max_chars)
+
+
+def preview_text(arr: np.ndarray | str, max_chars: int = 60) -> str:
+    """A few numbers of ``arr``; text (a snapshot's preview) is kept."""
+    if isinstance(arr, str):
+        return arr
     if arr.size == 0:
         return "[]"
     text = np.array2string(  # (arguments, not np.printoptions: 30% faster)
@@ -497,6 +539,9 @@ class _Builder:
         self.queue: deque[AutogradNode] = deque()
         self.param_names = {self._key(t): name for name, t in params}
         self.params = params
+        # id(node) -> its next_functions, read once by the size pre-walk
+        # (PyTorch builds a new tuple per read)
+        self.next_functions: dict[int, tuple] = {}
         self.nodes: dict[str, AutogradNode] = {}  # function id -> node
         self.slot_keys: dict[str, tuple] = {}  # readable slot id -> tensor key
         self.recalled: set[str] = set()  # tensor ids known only from memory
@@ -570,7 +615,7 @@ class _Builder:
             is_leaf=is_leaf,
             retains_grad=retains,
             version=getattr(t, "_version", None),
-            value=value_preview(t),
+            snapshot=value_snapshot(t),
             grad=grad,
             hooks=_count_hooks(t, ("_backward_hooks", "_post_accumulate_grad_hooks")),
             producer=producer,
@@ -635,7 +680,10 @@ class _Builder:
         meta = getattr(node, "metadata", None)
         if isinstance(meta, Mapping):
             info.metadata = {str(k): _short_repr(v) for k, v in meta.items()}
-        for i, (nxt, nr) in enumerate(node.next_functions):
+        nexts = self.next_functions.pop(id(node), None)
+        if nexts is None:
+            nexts = node.next_functions
+        for i, (nxt, nr) in enumerate(nexts):
             dst = None if nxt is None else self.function_id(nxt)
             self.g.edges.append(Edge(edge_id(fid, i), fid, dst, i, int(nr)))
 
@@ -738,7 +786,8 @@ def build_graph(
         seen.add(id(node))
         if len(seen) >= max_nodes:
             builder.refuse()
-        todo.extend(n for n, _ in node.next_functions if n is not None)
+        nexts = builder.next_functions[id(node)] = node.next_functions
+        todo.extend(n for n, _ in nexts if n is not None)
     return builder.run(pairs)
 
 
@@ -772,18 +821,25 @@ def truncated(g: Graph, keep: int) -> Graph:
         if e.src in kept:
             dst = e.dst if e.dst is None or e.dst in kept else MORE_ID
             out.edges.append(Edge(e.id, e.src, dst, e.input_nr, e.output_nr))
-    out.saved = {sid: s for sid, s in g.saved.items() if s.node in kept}
+    _keep_tensors(g, out)
+    return out
+
+
+def _keep_tensors(g: Graph, out: Graph) -> None:
+    """Fill ``out``'s saved slots and tensors from ``g`` for the functions
+    ``out`` kept: their saved slots, the leaves they accumulate into, the
+    outputs, and the shown tensors they produce."""
+    out.saved = {sid: s for sid, s in g.saved.items() if s.node in out.functions}
     variables = {f.variable for f in out.functions.values()}
     out.shown_tensors = [
         tid
         for tid in g.shown_tensors
         if tid in variables
         or g.tensors[tid].is_output
-        or (g.tensors[tid].producer or ("",))[0] in kept
+        or (g.tensors[tid].producer or ("",))[0] in out.functions
     ]
     needed = set(out.shown_tensors) | {s.tensor for s in out.saved.values()}
     out.tensors = {tid: t for tid, t in g.tensors.items() if tid in needed}
-    return out
 
 
 # ---------------------------------------------------------------- forward view
@@ -805,6 +861,7 @@ class ForwardView:
     tensors: list[TensorInfo]
     edges: list[ForwardEdge]
     multi_output: set[str]
+    folds: list[Fold] = field(default_factory=list)  # as in `Graph.folds`
 
 
 def forward_view(g: Graph) -> ForwardView:
@@ -867,4 +924,193 @@ def forward_view(g: Graph) -> ForwardView:
         if t.producer is not None and t.producer[0] in g.functions:
             fid, nr = t.producer
             edges.append(ForwardEdge(f"fe-{fid}-{t.id}", fid, t.id, nr))
-    return ForwardView(ops, list(tensors.values()), edges, g.multi_output())
+    return ForwardView(ops, list(tensors.values()), edges, g.multi_output(), g.folds)
+
+
+# ------------------------------------------------------- folding repeated steps
+
+
+@dataclass
+class Fold:
+    """A block of the graph repeated ``count`` times in a row (the steps of a
+    recurrent loop, a stack of identical layers), drawn once.
+
+    ``shown``: the function ids of the repetition nearest the outputs, which
+    is drawn; ``hidden``: how many autograd nodes the other ``count - 1``
+    repetitions hold (not drawn). ``exit``: the node after the last
+    repetition, which the drawn block's outgoing edges now point to;
+    ``exits``: those edges, as (node, input_nr).
+    """
+
+    id: str
+    shown: list[str]
+    count: int
+    hidden: int
+    exit: str | None
+    exits: list[tuple[str, int]] = field(default_factory=list)
+
+
+FOLD_MIN_COUNT = 3  # fewer repetitions than this are drawn as they are
+_MAX_PERIOD = 64  # segments per repeated block (8 steps of Mul, Add, Tanh: 24)
+
+
+def _walk_index(fid: str) -> int:
+    return int(fid[1:]) if fid[1:].isdigit() else 0
+
+
+def _segments(g: Graph) -> list[list[str]]:
+    """The graph without AccumulateGrad nodes, cut at the nodes every later
+    node is reached through (a loop's hidden state, a layer's output).
+
+    Nodes are in a topological order (ties by walk order); node ``v`` starts
+    a segment when no edge jumps over it and no second root lies after it,
+    so everything after ``v`` hangs below ``v`` alone.
+    """
+    inner = {fid for fid, f in g.functions.items() if not f.is_accumulate_grad}
+    edges = [(e.src, e.dst) for e in g.edges if e.src in inner and e.dst in inner]
+    indeg = dict.fromkeys(inner, 0)
+    children: dict[str, list[str]] = {fid: [] for fid in inner}
+    for src, dst in edges:
+        indeg[dst] += 1
+        children[src].append(dst)
+    ready = [(_walk_index(f), f) for f, d in indeg.items() if d == 0]
+    roots = {f for _, f in ready}
+    heapq.heapify(ready)
+    order: list[str] = []
+    while ready:
+        _, fid = heapq.heappop(ready)
+        order.append(fid)
+        for c in children[fid]:
+            indeg[c] -= 1
+            if indeg[c] == 0:
+                heapq.heappush(ready, (_walk_index(c), c))
+    pos = {fid: i for i, fid in enumerate(order)}
+    # jumps[i]: edges (and virtual root edges) passing over position i
+    jumps = [0] * (len(order) + 1)
+    spans = [(pos[s], pos[d]) for s, d in edges] + [(-1, pos[r]) for r in roots]
+    for a, b in spans:
+        jumps[a + 1] += 1
+        jumps[b] -= 1
+    segments: list[list[str]] = []
+    running = 0
+    for i, fid in enumerate(order):
+        running += jumps[i]
+        if running == 0 or not segments:
+            segments.append([])
+        segments[-1].append(fid)
+    return segments
+
+
+def _signature(g: Graph, seg: list[str], nxt: str | None, out_edges, made) -> tuple:
+    """What a segment looks like, without its ids: names, attributes, saved
+    slots, named tensors it makes and where its edges go (inside, to the next
+    segment, to which leaf's AccumulateGrad)."""
+    local = {fid: i for i, fid in enumerate(seg)}
+    sig = []
+    for fid in seg:
+        f = g.functions[fid]
+        targets = []
+        for e in out_edges.get(fid, []):
+            if e.dst is None:
+                where: tuple = ("none",)
+            elif e.dst in local:
+                where = ("in", local[e.dst])
+            elif e.dst == nxt:
+                where = ("next",)
+            else:  # an AccumulateGrad: which leaf matters
+                where = ("leaf", g.functions[e.dst].variable or e.dst)
+            targets.append((e.input_nr, e.output_nr, where))
+        slots = tuple((g.saved[s].slot, g.saved[s].state) for s in f.saved)
+        named = tuple(
+            (t.name, t.is_output) for t in made.get(fid, []) if t.name or t.is_output
+        )
+        sig.append((f.name, tuple(f.attrs.items()), slots, named, tuple(targets)))
+    return tuple(sig)
+
+
+def find_folds(
+    g: Graph, min_count: int = FOLD_MIN_COUNT
+) -> tuple[list[tuple[int, int, int]], list[list[str]]]:
+    """Runs of repeated segments, as (first segment, segments per block,
+    count), longest first wins; and the segments (see `_segments`)."""
+    segs = _segments(g)
+    out_edges = g.edges_by_src()
+    made: dict[str, list[TensorInfo]] = {}
+    for tid in g.shown_tensors:
+        t = g.tensors[tid]
+        if t.producer is not None:
+            made.setdefault(t.producer[0], []).append(t)
+    heads = [s[0] for s in segs] + [None]
+    kinds: dict[tuple, int] = {}  # signature -> small int: cheap to compare
+    sigs = [
+        kinds.setdefault(_signature(g, seg, heads[k + 1], out_edges, made), len(kinds))
+        for k, seg in enumerate(segs)
+    ]
+    sizes = [len(s) for s in segs]
+    kind_of = np.array(sigs)
+    ends = np.concatenate([[0], np.cumsum(sizes)])  # nodes before segment k
+    candidates = []
+    for p in range(1, min(_MAX_PERIOD, len(segs) // min_count) + 1):
+        # stretches where segment k looks like segment k + p
+        same = np.concatenate([[False], kind_of[:-p] == kind_of[p:], [False]])
+        edges = np.flatnonzero(same[1:] != same[:-1])
+        for k, j in zip(edges[::2], edges[1::2], strict=True):
+            count = (j - k + p) // p
+            if count >= min_count:
+                hidden = int(ends[k + count * p] - ends[k + p])
+                candidates.append((hidden, int(k), p, int(count)))
+    runs: list[tuple[int, int, int]] = []
+    taken: set[int] = set()
+    for _hidden, k, p, count in sorted(candidates, key=lambda c: (-c[0], c[1])):
+        span = set(range(k, k + count * p))
+        if not span & taken:
+            taken |= span
+            runs.append((k, p, count))
+    return sorted(runs), segs
+
+
+def folded(g: Graph, min_count: int = FOLD_MIN_COUNT) -> Graph:
+    """`g` with each run of repeated blocks drawn once (see `Fold`).
+
+    The repetition nearest the outputs stays; the others leave the model, and
+    the edges that went into them go to the node after the run. Nothing is
+    left out silently: each `Fold` says how many repetitions and nodes it
+    stands for. Leaves and AccumulateGrad nodes stay while a drawn node
+    uses them. Returns ``g`` itself when nothing repeats ``min_count`` times.
+    """
+    runs, segs = find_folds(g, min_count)
+    if not runs:
+        return g
+    hidden: set[str] = set()
+    folds: list[Fold] = []
+    exit_of: dict[str, str | None] = {}  # first hidden node -> node after the run
+    for n, (k, p, count) in enumerate(runs):
+        gone = [fid for seg in segs[k + p : k + count * p] for fid in seg]
+        hidden.update(gone)
+        after = segs[k + count * p][0] if k + count * p < len(segs) else None
+        exit_of[segs[k + p][0]] = after
+        shown = [fid for seg in segs[k : k + p] for fid in seg]
+        folds.append(Fold(f"fold{n}", shown, count, len(gone), after))
+    fold_of = {fid: f for f in folds for fid in f.shown}
+    out = Graph(outputs=list(g.outputs), node_ids=g.node_ids, hidden=g.hidden)
+    used = set()
+    for e in g.edges:
+        if e.src in hidden:
+            continue
+        dst = e.dst
+        if dst in exit_of:
+            dst = exit_of[dst]
+            fold_of[e.src].exits.append((e.src, e.input_nr))
+        if dst is not None and dst in hidden:  # (cuts make this unreachable)
+            raise AssertionError(f"edge {e.id} into a folded node")
+        out.edges.append(Edge(e.id, e.src, dst, e.input_nr, e.output_nr))
+        if dst is not None:
+            used.add(dst)
+    out.functions = {
+        fid: f
+        for fid, f in g.functions.items()
+        if fid not in hidden and (not f.is_accumulate_grad or fid in used)
+    }
+    _keep_tensors(g, out)
+    out.folds = folds
+    return out

@@ -156,6 +156,9 @@ class BackwardStepper:
         first = targets[0] if isinstance(targets, (tuple, list)) else targets
         backward_steps = _engine_of(first)
         prefix = drawing_options.pop("id_prefix", None) or f"s{next(_instances)}-"
+        # every node the engine runs must be on the picture: no folding unless
+        # asked (the widget cannot open a folded box yet)
+        drawing_options.setdefault("fold", False)
         self.graph: Graph = build_graph(targets, params=params)
         options = Options(id_prefix=prefix, **drawing_options)
         self.drawing = Drawing(self.graph, "backward", options)

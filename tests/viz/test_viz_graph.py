@@ -7,8 +7,6 @@ compared with the model built from torch for the same code.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from viz.graph import (
@@ -340,29 +338,26 @@ def test_version_is_recorded(framework):
     assert g.tensors[g.outputs[0]].version == 1
 
 
-def test_too_many_nodes_is_refused_quickly(framework):
+def test_too_many_nodes_is_refused(framework):
     x = framework.tensor(1.0, requires_grad=True)
     for _ in range(400):
         x = x * 1.0001
-    start = time.perf_counter()
+    # (how quickly: benchmarks/bench_viz.py, "refusal" rows)
     with pytest.raises(GraphTooLargeError, match="max_nodes"):
         build_graph(x, max_nodes=100)
-    assert time.perf_counter() - start < 1.0
     assert len(build_graph(x, max_nodes=1000).functions) == 401
 
 
-def test_default_limit_refuses_a_huge_graph_quickly(framework):
+def test_default_limit_refuses_a_huge_graph(framework):
     import viz
 
     x = framework.tensor(1.0, requires_grad=True)
     for _ in range(3000):
         x = (x * 1.0001).tanh()  # 6,000 autograd nodes and as many saved tensors
-    start = time.perf_counter()
     with pytest.raises(GraphTooLargeError, match="more than 2500 nodes"):
         viz.backward_graph(x)
     with pytest.raises(GraphTooLargeError):
         viz.forward_graph(x)
-    assert time.perf_counter() - start < 1.0
 
 
 def test_custom_function_saved_tensors(framework, needs):

@@ -125,10 +125,13 @@ def test_huge_graphs_collapse_with_a_note(framework):
     x = w
     for _ in range(800):
         x = (x * w).tanh()  # 1,601 grad_fn, 2,400 saved, 800 leaf copies
-    d = viz.backward_graph(x, params={"w": w}, max_nodes=10**5)
+    # fold=False: this chain repeats, and folding it would leave nothing to collapse
+    d = viz.backward_graph(x, params={"w": w}, max_nodes=10**5, fold=False)
     src = d.source
     assert "more autograd nodes" in src and src.count("\t") < 3 * COLLAPSE_TO
-    full = viz.backward_graph(x, params={"w": w}, max_nodes=10**5, collapse=False)
+    full = viz.backward_graph(
+        x, params={"w": w}, max_nodes=10**5, collapse=False, fold=False
+    )
     assert "more autograd nodes" not in full.source
 
 
@@ -163,3 +166,94 @@ def test_stepper_forward_view_highlights_every_copy(minigrad):
     for frame in acc:
         leaf = stepper.graph.functions[frame.node_id].variable
         assert frame.highlight("forward")["running"] == copies[leaf]
+
+
+def all_node_ids(source: str) -> list[str]:
+    """Node ids at any depth (inside clusters too)."""
+    return [i.strip('"') for i in re.findall(r"^\t+(\S+) \[label=", source, re.M)]
+
+
+def drawn_functions(d) -> set[str]:
+    return {i for i in all_node_ids(d.source) if re.fullmatch(r"f\d+", i)}
+
+
+def test_recurrent_loop_folds_into_one_box(framework):
+    loss, params = recurrent(framework, 30)
+    g = build_graph(loss, params=params)
+    d = viz.backward_graph(loss, params=params, fold=True)
+    (fold,) = d.folds
+    # step 1 reads h0 (no grad) and differs; steps 2..30 are one block of
+    # Tanh, Add, Add, Mv, Mv drawn once
+    assert fold.count == 29 and len(fold.shown) == 5
+    assert [g.functions[f].name for f in fold.shown] == [
+        "TanhBackward0", "AddBackward0", "AddBackward0", "MvBackward0", "MvBackward0"
+    ]  # fmt: skip
+    # no node lost silently: drawn + folded = every grad_fn of the graph
+    drawn = drawn_functions(d)
+    assert fold.hidden == 28 * 5
+    assert len(drawn) + fold.hidden == len(g.functions)
+    src = d.source
+    assert "× 29: this block repeats 29 times" in src
+    assert "the other 28 (140 autograd nodes) are folded" in src
+    assert re.search(r"subgraph \"?cluster_fold0", src)
+    # the block's way out goes to the step after the run, and says so
+    ((src_id, nr),) = fold.exits
+    exit_edge = next(e for e in d._shown_graph(d.options).edges if e.src == src_id
+                     and e.input_nr == nr)  # fmt: skip
+    assert exit_edge.dst == fold.exit and fold.exit in drawn
+    assert "through the 28 folded repeats" in src and 'class="next folded"' in src
+    # each shown node sits inside the cluster
+    body = src.split("cluster_fold0", 1)[1]
+    assert all(f"\t{f} [" in body or f'\t"{f}" [' in body for f in fold.shown)
+    # the saved tensors of folded steps are not drawn; those of drawn ones are
+    saved = {i for i in all_node_ids(src) if i in g.saved}
+    assert saved == {s for s in g.saved if g.saved[s].node in drawn} and saved
+
+
+def test_folding_is_automatic_only_for_big_graphs(framework):
+    small, params = recurrent(framework, 8)
+    assert viz.backward_graph(small, params=params).folds == []
+    big, params = recurrent(framework, 60)
+    d = viz.backward_graph(big, params=params)
+    assert [f.count for f in d.folds] == [59]
+    off = viz.backward_graph(big, params=params, fold=False)
+    assert off.folds == [] and "cluster_fold" not in off.source
+    assert len(drawn_functions(off)) == len(off.graph.functions)
+
+
+def test_folding_keeps_which_weight_each_step_uses(framework):
+    ws = [framework.tensor([1.0, 2.0], requires_grad=True) for _ in range(2)]
+    x = framework.tensor([0.5, 0.5], requires_grad=True)
+    for k in range(12):
+        x = (x * ws[k % 2] + 0.1).tanh()
+    d = viz.backward_graph(x.sum(), params={"w0": ws[0], "w1": ws[1]}, fold=True)
+    (fold,) = d.folds
+    # the block is two steps (one per weight), not one
+    assert len(fold.shown) == 6 and fold.count == 5
+    assert "w0" in d.source and "w1" in d.source
+
+
+def test_a_named_tensor_is_never_folded_away(framework):
+    w = framework.tensor([1.0, 2.0], requires_grad=True)
+    x = w
+    named = {}
+    for k in range(20):
+        x = (x * w).tanh()
+        if k == 9:
+            named["h9"] = x
+    d = viz.backward_graph(x.sum(), params={"w": w, **named}, fold=True)
+    assert len(d.folds) == 2  # the steps after h9, and those before it
+    assert ">h9<" in d.source
+
+
+def test_forward_view_folds_too(framework):
+    loss, params = recurrent(framework, 30)
+    d = viz.forward_graph(loss, params=params, fold=True)
+    (fold,) = d.folds
+    src = d.source
+    assert fold.count == 29 and "× 29: this block repeats" in src
+    assert "through the 28 folded repeats" in src and 'class="input folded"' in src
+    ops = drawn_functions(d)
+    g = build_graph(loss, params=params)
+    ops_all = {f for f, fn in g.functions.items() if not fn.is_accumulate_grad}
+    assert len(ops) + fold.hidden == len(ops_all)
