@@ -4,7 +4,9 @@
 
 Targets: preparing a stepper (graph walk, layout to SVG, the widget) under 1 s;
 the kernel-side work of one step (one engine node, its frame, the widget's
-refresh and the JSON of the messages sent to the browser) under 10 ms. The
+refresh and the JSON of the messages sent to the browser) under 10 ms. Also
+the memory 50 widgets keep after they are shown and closed (the widget leak of
+#13: 59 MB before the fix), by tracemalloc. The
 widget's comm is replaced by one that serialises each message as the kernel
 would, so the measured step includes building and encoding what is sent.
 A script that prints measurements, not a timed unit test.
@@ -13,22 +15,24 @@ A script that prints measurements, not a timed unit test.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import comm  # noqa: E402
-from bench_viz import drawn_nodes, make_graph  # noqa: E402
 from comm.base_comm import BaseComm  # noqa: E402
 
 import minigrad  # noqa: E402
 from viz import BackwardStepper  # noqa: E402
-from viz.graph import build_graph  # noqa: E402
+from viz.dot import drawn_nodes  # noqa: E402
+from viz.graph import SLOT_MEMORY, build_graph  # noqa: E402
 
 PREPARE_TARGET_S = 1.0
 STEP_TARGET_MS = 10.0
@@ -47,7 +51,20 @@ class JsonComm(BaseComm):
 
 
 def fresh_loss(nodes: int) -> Any:
-    return make_graph(minigrad, nodes)
+    """Steps of ``x = (x * w + 0.1).tanh()`` until the drawing has ``nodes``
+    nodes: each adds 3 grad_fn nodes and 3 saved tensors, and every 10 steps a
+    new leaf ``w`` joins, so leaves are shared across steps."""
+    x = minigrad.tensor([0.5, -0.25], requires_grad=True)
+    w = minigrad.tensor([1.01, 0.99], requires_grad=True)
+    step = 0
+    while True:
+        if step % 10 == 9:
+            w = minigrad.tensor([1.0, 1.0], requires_grad=True)
+        x = (x * w + 0.1).tanh()
+        step += 1
+        out = x.sum()
+        if step % 10 == 0 and drawn_nodes(build_graph(out)) >= nodes:
+            return out
 
 
 def prepare(loss: Any) -> tuple[BackwardStepper, dict[str, float]]:
@@ -63,10 +80,39 @@ def prepare(loss: Any) -> tuple[BackwardStepper, dict[str, float]]:
     return stepper, times
 
 
+def widget_memory(nodes: int, count: int = 50) -> tuple[float, float, float]:
+    """MB traced while ``count`` widgets are open, MB left after closing them
+    and dropping the steppers, and MB left once the graph walk's bounded memory
+    of saved slots (`viz.graph.SLOT_MEMORY`, up to 1,500 nodes) is cleared too;
+    each stepper stepped halfway first."""
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    steppers = []
+    for _ in range(count):
+        stepper = BackwardStepper(fresh_loss(nodes))
+        stepper.widget()._repr_mimebundle_()  # as when displayed
+        stepper.goto(stepper.total // 2)
+        steppers.append(stepper)
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0] - base
+    for stepper in steppers:
+        stepper.widget().close()
+    del steppers, stepper
+    gc.collect()
+    left = tracemalloc.get_traced_memory()[0] - base
+    SLOT_MEMORY.clear()
+    gc.collect()
+    cleared = tracemalloc.get_traced_memory()[0] - base
+    tracemalloc.stop()
+    return held / 2**20, left / 2**20, cleared / 2**20
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--memory-nodes", type=int, default=40)
     args = parser.parse_args()
     comm.create_comm = lambda **kw: JsonComm(**kw)
 
@@ -126,6 +172,13 @@ def main() -> int:
     print(
         f"sent per step: {statistics.median(per_step_bytes):.0f} B median, "
         f"{max(per_step_bytes)} B max ({JsonComm.messages} messages in all)"
+    )
+    widget_memory(args.memory_nodes, 2)  # first-use caches, not counted
+    held, left, cleared = widget_memory(args.memory_nodes)
+    print(
+        f"50 widgets ({args.memory_nodes}-node graphs, stepped halfway): "
+        f"{held:.1f} MB while open, {left:.2f} MB left after close() "
+        f"({cleared:.2f} MB without the walk's bounded slot memory)"
     )
     return 0
 

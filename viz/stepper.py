@@ -622,6 +622,18 @@ class BackwardStepper:
             warnings.warn(f"stepper widget unavailable ({exc})", stacklevel=2)
             return self.drawing._repr_mimebundle_(include, exclude)
 
+    def _ipython_display_(self) -> None:
+        """In IPython: the widget's two outputs (its picture, then the widget),
+        so a saved notebook shows the graph without a kernel."""
+        try:
+            widget = self.widget()
+        except ImportError:  # no widget support: the picture alone
+            from IPython.display import display
+
+            display(self._repr_mimebundle_(), raw=True)
+            return
+        widget._ipython_display_()
+
     def __repr__(self) -> str:
         state = "done" if self.done else f"{self.step} of about {self.total} nodes run"
         return f"<BackwardStepper: {state}, showing frame {self.position}>"

@@ -43,6 +43,28 @@ ALL_RAN = """() => {
 }"""
 
 
+# Every stepper shown rendered live (each has its picture output before it)
+# and is at frame 0: what a student sees after Run All.
+ALL_STEPPERS_SHOWN = """() => {
+  const n = document.querySelectorAll('.mg-picture').length;
+  return n > 0 && document.querySelectorAll('.mg-stepper').length === n; }"""
+STEPPERS = """() => [...document.querySelectorAll('.mg-stepper')].map((e) => ({
+  step: e.querySelector('.mg-graph').dataset.step,
+  running: e.querySelectorAll('.mg-running').length,
+  status: e.closest('.jp-OutputArea-output').querySelector('.mg-status')?.textContent,
+}))"""
+
+
+def assert_steppers_at_frame_0(page: Any, what: str) -> None:
+    """After Run All: at least one stepper, every one live and at frame 0."""
+    page.wait_for_function(ALL_STEPPERS_SHOWN, timeout=UI_TIMEOUT_MS)
+    shown = page.evaluate(STEPPERS)
+    assert shown, f"{what} displays no stepper"
+    for s in shown:
+        assert s["step"] == "0" and s["running"] == 0, (what, shown)
+        assert (s["status"] or "").startswith("step 0 of"), (what, shown)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -1,5 +1,6 @@
 """The stepper lesson in real JupyterLab 4 and Notebook 7 with Debian's Chromium:
-Run All, click Next, and the highlighted (``.mg-running``) node changes. The
+Run All leaves every stepper it shows at frame 0; click Next, and the
+highlighted (``.mg-running``) node changes. The
 server is `labserver.serve` (one per app, serving a copy of the lesson).
 """
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import headless
 import pytest
-from labserver import UI_TIMEOUT_MS, Lab, serve
+from labserver import UI_TIMEOUT_MS, Lab, assert_steppers_at_frame_0, serve
 
 NOTEBOOK = (
     Path(__file__).resolve().parents[2] / "notebooks" / "03_backward_step_by_step.ipynb"
@@ -57,6 +58,8 @@ def test_next_moves_the_highlight_in_jupyter(lab: Lab) -> None:
             )
             expect(view).to_have_attribute("data-step", "0")
             expect(running).to_have_count(0)
+            # every stepper the lesson shows is live and at frame 0
+            assert_steppers_at_frame_0(page, NOTEBOOK.name)
 
             next_button.click()
             expect(view).to_have_attribute("data-step", "1", timeout=10_000)

@@ -21,8 +21,21 @@ from typing import Any
 
 import ipywidgets as w
 
+from ..drawing import fit_html
 from .graph_view import GraphView
 from .roles import role_legend_html
+
+# The picture output (see `StepperWidget._ipython_display_`) hides itself when
+# the widget output after it holds a live stepper, and hides that output when
+# the widget renderer gave up: "Error displaying widget: model not found" is
+# the text of its panel, which then (and only then) has the class
+# jupyter-widgets itself. (`:has` cannot nest, hence no test for "text only".)
+PICTURE_CSS = (
+    ".jp-OutputArea-child:has(.mg-picture):has(+ .jp-OutputArea-child .mg-stepper)"
+    "{display:none}"
+    ".jp-OutputArea-child:has(.mg-picture) + .jp-OutputArea-child:has(> "
+    ".jp-OutputArea-output.jupyter-widgets){display:none}"
+)
 
 
 class StepperWidget(w.VBox):
@@ -207,6 +220,37 @@ class StepperWidget(w.VBox):
         if isinstance(bundle, dict):  # a picture for viewers with no kernel
             bundle["image/svg+xml"] = self.stepper.picture(self.view_name)
         return bundle
+
+    def _ipython_display_(self) -> None:
+        """Two outputs: the frame as a picture, then the live widget.
+
+        JupyterLab and Notebook 7 render a widget output with the widget
+        manager whatever else the output holds, so a notebook reopened without
+        the kernel that made the widget shows "Error displaying widget: model
+        not found" and not its picture. The picture is therefore an output of
+        its own, and its CSS shows exactly one of the two: the picture while
+        the widget is missing or loading, the widget once it rendered.
+        nbconvert, nbviewer and GitHub show the picture.
+        """
+        from IPython.display import display
+
+        display(self.picture_bundle(), raw=True)
+        display(self._repr_mimebundle_(), raw=True)
+
+    def picture_bundle(self) -> dict[str, str]:
+        """The output shown in place of the widget when it cannot render."""
+        s = self.stepper
+        svg = s.picture(self.view_name)
+        note = (
+            f"step {s.position} of {s.total}: a picture of the stepper "
+            "(run the cell for the live one)"
+        )
+        body = (
+            f'<div class="mg-picture"><style>{PICTURE_CSS}</style>'
+            f'<div style="font-size:12px;color:#777">{html.escape(note)}</div>'
+            f"{fit_html(svg)}</div>"
+        )
+        return {"text/html": body, "image/svg+xml": svg, "text/plain": note}
 
 
 def _tree(widget: Any) -> list[Any]:

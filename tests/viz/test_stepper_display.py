@@ -1,0 +1,45 @@
+"""What a stepper puts in a notebook: its picture as an output of its own, then
+the widget (so a notebook saved with outputs shows the graph when the widget
+cannot render; the browser side is tests/browser/test_jupyterlab_notebooks.py)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+import minigrad
+from viz.stepper import BackwardStepper
+
+
+def seed() -> BackwardStepper:
+    w1 = minigrad.tensor(2.0, requires_grad=True)
+    w2 = minigrad.tensor(3.0, requires_grad=True)
+    loss = ((minigrad.ones(2, 2) * w1 + w2) * w1).mean()
+    return BackwardStepper(loss, params={"w1": w1, "w2": w2}, id_prefix="d-")
+
+
+def test_display_puts_the_picture_before_the_widget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("anywidget")
+    import IPython.display
+
+    from viz.widgets.stepper_widget import PICTURE_CSS
+
+    shown: list[Any] = []
+    monkeypatch.setattr(IPython.display, "display", lambda b, raw: shown.append(b))
+    stepper = seed()
+    stepper.next()
+    stepper._ipython_display_()
+    picture, widget = shown
+    assert "application/vnd.jupyter.widget-view+json" in widget
+    assert "application/vnd.jupyter.widget-view+json" not in picture
+    html = picture["text/html"]
+    assert html.startswith('<div class="mg-picture">') and PICTURE_CSS in html
+    assert "MeanBackward0" in html and "<svg" in html and "<?xml" not in html
+    assert picture["image/svg+xml"] == stepper.picture()  # this frame: step 1
+    assert re.search(r'class="[^"]*\bmg-running\b', picture["image/svg+xml"])
+    assert picture["text/plain"].startswith("step 1 of ")
+    stepper.widget().close()
