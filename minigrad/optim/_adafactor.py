@@ -8,7 +8,13 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..creation import zeros_like
-from .optimizer import ParamsT, _PerParameterOptimizer, _step_count, _value
+from .optimizer import (
+    ParamsT,
+    _PerParameterOptimizer,
+    _step_count,
+    _to_scalar,
+    _value,
+)
 
 __all__ = ["Adafactor"]
 
@@ -85,7 +91,7 @@ class Adafactor(_PerParameterOptimizer):
             # with a gradient, for the whole group
             first = next(q for q in group["params"] if q.grad is not None)
             eps1 = float(np.finfo(first.dtype.np).eps)
-        lr = _value(group["lr"])
+        lr = _to_scalar(group["lr"])  # (a tensor lr stays one, as in PyTorch)
         state["step"] += 1
         step = state["step"].item()
         one_minus_beta2 = step ** group["beta2_decay"]
@@ -106,4 +112,4 @@ class Adafactor(_PerParameterOptimizer):
             var_estimate = state["variance"].clone()
         update = var_estimate.clamp_(min=eps1 * eps1).rsqrt_().mul_(grad)
         denom = max(1.0, update.norm(2).item() / ((update.numel() ** 0.5) * group["d"]))
-        p.add_(update, alpha=-alpha / denom)
+        p.add_(update, alpha=_value(-alpha / denom))

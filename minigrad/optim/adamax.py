@@ -15,6 +15,7 @@ from .optimizer import (
     _non_negative,
     _PerParameterOptimizer,
     _step_count,
+    _to_scalar,
     _value,
 )
 
@@ -74,5 +75,6 @@ class Adamax(_PerParameterOptimizer):
             grad = grad.add(p, alpha=group["weight_decay"])
         _lerp_(state["exp_avg"], grad, 1 - beta1)
         exp_inf = _maximum_(state["exp_inf"].mul_(beta2), grad.abs().add_(group["eps"]))
-        clr = _value(group["lr"]) / (1 - beta1 ** state["step"].item())
-        p.addcdiv_(state["exp_avg"], exp_inf, value=-clr)
+        # (a tensor lr makes the step size a float32 tensor, as in PyTorch)
+        clr = _to_scalar(group["lr"]) / (1 - beta1 ** state["step"].item())
+        p.addcdiv_(state["exp_avg"], exp_inf, value=-_value(clr))

@@ -12,6 +12,7 @@ from .optimizer import (
     _non_negative,
     _PerParameterOptimizer,
     _step_count,
+    _to_scalar,
     _value,
 )
 
@@ -80,6 +81,9 @@ class ASGD(_PerParameterOptimizer):
             ax.copy_(p)
         step = state["step"].item()
         # (through a default-dtype tensor, so a float64 eta loaded from a state
-        # dict still gets float32-rounded values, as in PyTorch)
-        state["eta"].copy_(tensor(lr / ((1 + lambd * lr * step) ** group["alpha"])))
+        # dict still gets float32-rounded values, as in PyTorch; a tensor lr
+        # makes it float32 arithmetic)
+        lr = _to_scalar(group["lr"])
+        eta = lr / ((1 + lambd * lr * step) ** group["alpha"])
+        state["eta"].copy_(eta if isinstance(eta, Tensor) else tensor(eta))
         state["mu"].copy_(tensor(1 / max(1, step - group["t0"])))

@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import cat, grad_mode
 from .._tensor import Tensor
-from .optimizer import Optimizer, ParamsT, _check_lr, _value
+from .optimizer import Optimizer, ParamsT, _check_lr, _to_scalar, _value
 
 __all__ = ["LBFGS"]
 
@@ -86,7 +86,7 @@ class LBFGS(Optimizer):
         """Up to ``max_iter`` L-BFGS iterations; returns the closure's first loss."""
         closure = grad_mode.enable_grad()(closure)
         group = self.param_groups[0]
-        lr = _value(group["lr"])
+        lr = _to_scalar(group["lr"])  # (a tensor lr makes the step t a tensor)
         max_iter, max_eval = group["max_iter"], group["max_eval"]
         tolerance_grad = group["tolerance_grad"]
         tolerance_change = group["tolerance_change"]

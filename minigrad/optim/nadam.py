@@ -14,6 +14,7 @@ from .optimizer import (
     _non_negative,
     _PerParameterOptimizer,
     _step_count,
+    _to_scalar,
     _value,
 )
 
@@ -77,7 +78,8 @@ class NAdam(_PerParameterOptimizer):
             state["exp_avg_sq"] = zeros_like(p)
         if group["maximize"]:
             grad = -grad
-        lr, (beta1, beta2) = _value(group["lr"]), group["betas"]
+        # (a tensor lr stays one: PyTorch's step sizes are then float32 tensors)
+        lr, (beta1, beta2) = _to_scalar(group["lr"]), group["betas"]
         exp_avg, exp_avg_sq, mu_product = (
             state["exp_avg"],
             state["exp_avg_sq"],
@@ -108,5 +110,7 @@ class NAdam(_PerParameterOptimizer):
             return
         denom.add_(group["eps"])
         product = mu_product.item()
-        p.addcdiv_(grad, denom, value=-lr * (1.0 - mu) / (1.0 - product))
-        p.addcdiv_(exp_avg, denom, value=-lr * mu_next / (1.0 - product * mu_next))
+        p.addcdiv_(grad, denom, value=_value(-lr * (1.0 - mu) / (1.0 - product)))
+        p.addcdiv_(
+            exp_avg, denom, value=_value(-lr * mu_next / (1.0 - product * mu_next))
+        )

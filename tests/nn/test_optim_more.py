@@ -702,3 +702,38 @@ def test_adam_tensor_hyperparameter_errors_match_pytorch() -> None:
             errors.append((type(info.value).__name__, str(info.value)))
         found.append(errors)
     assert found[0] == found[1]
+
+
+TENSOR_LR = [
+    ("SGD", {"momentum": 0.9}),
+    ("RMSprop", {"centered": True}),
+    ("Adagrad", {}),
+    ("NAdam", {"weight_decay": 0.1, "decoupled_weight_decay": True}),
+    ("RAdam", {"betas": (0.9, 0.5)}),
+    ("Adamax", {}),
+    ("Adadelta", {}),
+    ("Rprop", {}),
+    ("ASGD", {"t0": 1}),
+    ("Adafactor", {"weight_decay": 0.1}),
+    ("LBFGS", {"max_iter": 3}),
+]
+
+
+@pytest.mark.parametrize(("cls", "kwargs"), TENSOR_LR, ids=[c for c, _ in TENSOR_LR])
+def test_tensor_lr_follows_pytorch(cls: str, kwargs: dict[str, Any]) -> None:
+    """``lr=tensor([0.05])``: where PyTorch computes the step size with the
+    (float32) tensor, minigrad does too."""
+    traces = []
+    for lib in (minigrad, torch):
+        params, loss = problem(lib, lib.float64)
+        opt = getattr(lib.optim, cls)(params, lr=lib.tensor([0.05]), **kwargs)
+        closure = _quadratic_closure(opt, params[0]) if cls == "LBFGS" else None
+        trace = []
+        for _ in range(3):
+            if closure is None:
+                opt.zero_grad()
+                loss().backward()
+            opt.step(closure)
+            trace.append(([to_numpy(p) for p in params], to_numpy(opt.state_dict())))
+        traces.append(trace)
+    assert_same(traces[0], traces[1], 1e-12)
