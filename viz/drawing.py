@@ -334,10 +334,14 @@ def fit_html(svg_text: str) -> str:
     that fits it to the column; clicking toggles its natural size."""
     body = svg_text[svg_text.index("<svg") :]
     body = _SVG_START.sub('<svg style="max-width:100%;height:auto"', body, count=1)
+    toggle = "this.classList.toggle('mg-full')"
+    # Enter or space too; kept from the notebook (Enter would edit the cell)
+    stop = "event.preventDefault();event.stopPropagation()"
+    keys = f"if(event.key==='Enter'||event.key===' '){{{toggle};{stop}}}"
     return (
         f'<div class="mg-fit" title="click: full size / fit to the column" '
-        f"onclick=\"this.classList.toggle('mg-full')\"><style>{FIT_CSS}</style>"
-        f"{body}</div>"
+        f'tabindex="0" role="button" aria-label="drawing: toggle full size" '
+        f'onclick="{toggle}" onkeydown="{keys}"><style>{FIT_CSS}</style>{body}</div>'
     )
 
 

@@ -97,6 +97,10 @@ def check_fit_and_toggle(page: Any, box: Any) -> None:
     assert full["scroll"] > full["client"]  # ... scrolling sideways in the column
     box.locator("svg").click(position={"x": 5, "y": 5})
     assert box.evaluate(SIZES)["w"] == pytest.approx(s["w"], abs=0.5)
+    box.press("Enter")  # the keyboard does the same
+    assert box.evaluate(SIZES)["w"] == pytest.approx(natural, abs=1)
+    box.press("Enter")
+    assert box.evaluate(SIZES)["w"] == pytest.approx(s["w"], abs=0.5)
 
 
 @pytest.mark.browser
