@@ -9,6 +9,7 @@ from typing import Any
 
 from . import lr_scheduler, swa_utils
 from ._adafactor import Adafactor
+from ._stateless import swap_in_optimizer_params_and_state
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam
@@ -42,10 +43,11 @@ __all__ = [
     "SparseAdam",
     "lr_scheduler",
     "swa_utils",
+    "swap_in_optimizer_params_and_state",
 ]
 
 # torch.optim's public names minigrad does not have (yet).
-_MISSING = ("Muon", "swap_in_optimizer_params_and_state")
+_MISSING = ("Muon",)
 
 
 def __getattr__(name: str) -> Any:

@@ -388,7 +388,7 @@ def test_reprs_match_pytorch() -> None:
 
 def test_dir_lists_torch_optim_public_names() -> None:
     public = {n for n in dir(torch.optim) if not n.startswith("_")}
-    missing = {"Muon", "swap_in_optimizer_params_and_state"}
+    missing = {"Muon"}
     assert set(dir(minigrad.optim)) == public - missing
     assert "Any" not in dir(minigrad.optim) and "Callable" not in dir(minigrad.optim)
     for name in sorted(missing):
@@ -737,3 +737,63 @@ def test_tensor_lr_follows_pytorch(cls: str, kwargs: dict[str, Any]) -> None:
             trace.append(([to_numpy(p) for p in params], to_numpy(opt.state_dict())))
         traces.append(trace)
     assert_same(traces[0], traces[1], 1e-12)
+
+
+def _swap_in_run(lib: Any) -> tuple:
+    params, loss = problem(lib, lib.float64)
+    opt = lib.optim.AdamW(params, lr=0.05)
+    opt.zero_grad()
+    loss().backward()
+    opt.step()
+    live_state = to_numpy(opt.state_dict())
+    # a copy of the weights and of the state, stepped through the live optimizer
+    copies = {f"p{i}": p.detach().clone() * 2 for i, p in enumerate(params)}
+    sd = opt.state_dict()
+    saved = {
+        "state": {
+            k: {n: v.clone() for n, v in s.items()} for k, s in sd["state"].items()
+        },
+        "param_groups": [dict(g, lr=0.1) for g in sd["param_groups"]],
+    }
+    for p in copies.values():
+        p.grad = p * 0.5 + 1
+    swap = lib.optim.swap_in_optimizer_params_and_state
+    with swap(opt, copies, saved):
+        inside = (opt.param_groups[0]["lr"], len(opt.state))
+        opt.step()
+    after = (opt.param_groups[0]["lr"], to_numpy(opt.state_dict()), live_state)
+    errors = []
+    fresh = lib.optim.SGD([lib.nn.Parameter(lib.zeros(1))], lr=0.1)
+    bad_groups = {"state": sd["state"], "param_groups": sd["param_groups"] * 2}
+    extra = {"state": {**sd["state"], 7: {}}, "param_groups": sd["param_groups"]}
+    renamed = {
+        "state": sd["state"],
+        "param_groups": [dict(sd["param_groups"][0], momentum=0.9)],
+    }
+    for args in (
+        (fresh, {}, sd),
+        (opt, copies, bad_groups),
+        (opt, copies, extra),
+        (opt, copies, renamed),
+        (opt, {"p0": copies["p0"]}, sd),
+        (opt, copies, {"state": [], "param_groups": []}),
+    ):
+        with pytest.raises(RuntimeError) as info:
+            with swap(*args):
+                pass
+        errors.append(str(info.value))
+    return (
+        [to_numpy(p) for p in copies.values()],
+        to_numpy(saved),
+        inside,
+        after,
+        errors,
+    )
+
+
+def test_swap_in_optimizer_params_and_state_follows_pytorch() -> None:
+    mine, theirs = _swap_in_run(minigrad), _swap_in_run(torch)
+    assert_same(mine, theirs, 1e-12)
+    assert mine[2] == (0.1, 2)  # swapped in ...
+    assert mine[3][0] == 0.05  # ... then restored, the live state untouched
+    assert_same(mine[3][1], mine[3][2], 0)
