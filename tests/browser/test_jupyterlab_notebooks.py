@@ -8,12 +8,14 @@
   shut down, a new one started) shows a picture of the graph, not "Error
   displaying widget: model not found"; so does its nbconvert HTML.
 
-One server for the module. Screenshots go to the test's temp folder (their
-paths are printed); the ones in docs/ were taken this way.
+One server for the module. Screenshots go to the test's temp folder, or to
+``$MINIGRAD_SCREENSHOTS`` when set (their folder is printed); the ones in docs/
+were taken this way.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -57,6 +59,14 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
 def browser() -> Iterator[Any]:
     with headless.chromium() as b:
         yield b
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go."""
+    folder = Path(os.environ.get("MINIGRAD_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture
@@ -104,7 +114,7 @@ LUMA = """(e) => {
 
 @pytest.mark.browser
 def test_the_widget_follows_jupyterlab_dark_and_theme_wins(
-    lab: Lab, page: Any, tmp_path: Path
+    lab: Lab, page: Any, shots: Path
 ) -> None:
     from playwright.sync_api import expect
 
@@ -115,7 +125,7 @@ def test_the_widget_follows_jupyterlab_dark_and_theme_wins(
     goto_step(page, 5)
     light = steppers.nth(0).evaluate(LUMA)
     assert not light["dark"] and light["background"] > 0.8 and light["text"] < 0.3
-    page.screenshot(path=str(tmp_path / "stepper-jupyterlab-1366.png"))
+    page.screenshot(path=str(shots / "stepper-jupyterlab-1366.png"))
 
     lab.menu(page, "Settings", "Theme", "JupyterLab Dark")
     page.wait_for_function(
@@ -136,13 +146,13 @@ def test_the_widget_follows_jupyterlab_dark_and_theme_wins(
     # theme="light" given to the stepper wins over the page
     kept = steppers.nth(1).evaluate(LUMA)
     assert not kept["dark"] and kept["background"] > 0.8 and kept["text"] < 0.3, kept
-    page.screenshot(path=str(tmp_path / "stepper-jupyterlab-1366-dark.png"))
+    page.screenshot(path=str(shots / "stepper-jupyterlab-1366-dark.png"))
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.wait_for_timeout(400)  # the viewport refits
-    page.screenshot(path=str(tmp_path / "stepper-jupyterlab-1920-dark.png"))
+    page.screenshot(path=str(shots / "stepper-jupyterlab-1920-dark.png"))
     lab.menu(page, "Settings", "Theme", "JupyterLab Light")  # for the other tests
     page.wait_for_function("() => document.body.dataset.jpThemeLight === 'true'")
-    print("screenshots:", tmp_path)
+    print("screenshots:", shots)
 
 
 @pytest.mark.browser
@@ -166,7 +176,7 @@ PICTURE = """() => [...document.querySelectorAll('.mg-picture svg')].filter((svg
 
 @pytest.mark.browser
 def test_saved_notebook_shows_the_picture_without_its_widget(
-    lab: Lab, page: Any, browser: Any, tmp_path: Path
+    lab: Lab, page: Any, browser: Any, tmp_path: Path, shots: Path
 ) -> None:
     from playwright.sync_api import expect
 
@@ -197,7 +207,7 @@ def test_saved_notebook_shows_the_picture_without_its_widget(
         assert len(labels) == 1 and "MeanBackward0" in " ".join(labels[0]), labels
         assert again.evaluate(NO_ERROR)
         assert again.locator(".mg-stepper").count() == 0
-        again.screenshot(path=str(tmp_path / "reopened.png"))
+        again.screenshot(path=str(shots / "reopened.png"))
     finally:
         again.close()
 
@@ -215,7 +225,7 @@ def test_saved_notebook_shows_the_picture_without_its_widget(
         labels = static.evaluate(PICTURE)
         assert len(labels) == 1 and "MeanBackward0" in " ".join(labels[0]), labels
         assert static.evaluate(NO_ERROR)
-        static.screenshot(path=str(tmp_path / "nbconvert.png"))
+        static.screenshot(path=str(shots / "nbconvert.png"))
     finally:
         static.close()
-    print("screenshots:", tmp_path)
+    print("screenshots:", shots)
