@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import resource
 import sys
 import time
 from collections.abc import Callable
@@ -130,13 +131,23 @@ def tall_chain(t: Any, steps: int) -> Any:
     return x
 
 
-def best_of(fn: Callable[[], Any], repeat: int) -> float:
-    times = []
+def cpu_seconds() -> float:
+    """CPU time of this process and the layout engines it ran."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    """Best wall time and best CPU time of ``repeat`` runs. On an idle
+    machine they agree (one thread); on a shared one wall time also counts
+    the waits for a core, CPU time does not."""
+    walls, cpus = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), cpu_seconds()
         fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        walls.append(time.perf_counter() - start)
+        cpus.append(cpu_seconds() - cpu)
+    return min(walls), min(cpus)
 
 
 def main() -> int:
@@ -181,7 +192,7 @@ def main() -> int:
         print(
             f"  {name:38s} {len(d.graph.functions):5d} grad_fn, {nodes:5d} drawn "
             f"(+{copies} leaf copies{more}{', ' if folds else ''}{folds})  "
-            f"{best:6.2f} s{verdict(best, target)}",
+            f"{best[0]:6.2f} s (cpu {best[1]:5.2f} s){verdict(best, target)}",
             flush=True,
         )
     # The node limit refuses a graph too big to draw from a cheap pre-walk.
@@ -194,16 +205,26 @@ def main() -> int:
     ]  # fmt: skip
     for name, draw in refusals:
         best = best_of(lambda draw=draw: refuse(draw), args.repeat)
-        print(f"  {name:38s} {best:6.2f} s{verdict(best, 1.0)}", flush=True)
+        print(
+            f"  {name:38s} {best[0]:6.2f} s (cpu {best[1]:5.2f} s){verdict(best, 1.0)}",
+            flush=True,
+        )
     return 0
 
 
-def verdict(seconds: float, target: float | None) -> str:
+def verdict(best: tuple[float, float], target: float | None) -> str:
+    """The target met by wall time, by CPU time only (a loaded machine), or
+    not at all."""
     if target is None:
         return ""
-    return (
-        f"  target < {target:g} s: {'OK' if seconds < target else 'SLOWER THAN TARGET'}"
-    )
+    wall, cpu = best
+    if wall < target:
+        ok = "OK"
+    elif cpu < target:
+        ok = "OK by CPU time (wall time includes waiting for a core)"
+    else:
+        ok = "SLOWER THAN TARGET"
+    return f"  target < {target:g} s: {ok}"
 
 
 if __name__ == "__main__":

@@ -28,9 +28,11 @@ from .graph import (
     ForwardView,
     FunctionInfo,
     Graph,
+    ModuleBox,
     SavedSlot,
     TensorInfo,
     folded,
+    module_of,
     shape_label,
     truncated,
     use_id,
@@ -551,6 +553,7 @@ def backward_dot(
     detail: str = "beginner",
     slide: bool = False,
     title: str | None = None,
+    group: bool = False,
 ) -> graphviz.Digraph:
     """The backward graph: grad_fn nodes, AccumulateGrad, leaves, saved tensors.
 
@@ -559,7 +562,9 @@ def backward_dot(
     `SPLIT_SHARED_ABOVE` nodes) draws a leaf used by several nodes, and its
     AccumulateGrad, once per use (same name, "N uses"; see
     `Graph.split_ids`). ``slide``: lecture-sized text and the legend as one
-    row at the bottom; ``title`` above the graph.
+    row at the bottom; ``title`` above the graph. ``group``: each module's
+    nodes (from the parameter names, see `graph.module_of`) in a box named
+    after it.
     """
     th = lecture(THEMES[theme]) if slide else THEMES[theme]
     dot = _new_digraph("backward", th, rankdir, size, title)
@@ -583,14 +588,16 @@ def backward_dot(
                 tensor_copy[(e.src, leaf)] = copies[leaf][k]
     multi = g.multi_output()
     expert = _is_expert(detail)
-    box = _fold_boxes(g.folds, th, p)
+    box = (_module_clusters(g, th, p) if group else {}) | _fold_boxes(g.folds, th, p)
     for f in g.functions.values():
         kind = "accumulate" if f.is_accumulate_grad else "fn"
         ids = copies.get(f.id, [f.id])
         label = _function_label(f, th, show_attrs, len(ids), expert)
+        classes = _classes("function", ids)
+        if f.id in g.boxes:  # a module drawn as one box
+            label, classes = _module_label(g, g.boxes[f.id], th), "function module"
         for did in ids:
-            where = box.get(f.id, dot)
-            _node(where, p + did, label, kind, th, _classes("function", ids))
+            _node(box.get(f.id, dot), p + did, label, kind, th, classes)
     if g.hidden:  # `truncated` left nodes out: one box says how many
         more = (
             _Label(th)
@@ -602,12 +609,14 @@ def backward_dot(
         )
         _node(dot, p + MORE_ID, more.html(), "constant", th, "more")
     shown = [g.tensors[tid] for tid in g.shown_tensors]
+    acc_of = {f.variable: f.id for f in g.functions.values() if f.variable}
     for t in shown:
         ids = copies.get(t.id, [t.id])
         label = _tensor_label(t, th, show_values, len(ids), expert)
+        where = box.get(acc_of.get(t.id, ""), dot)  # a parameter: in its module
         for did in ids:
             classes = _classes("tensor", ids)
-            _node(dot, p + did, label, t.kind, th, classes, output=t.is_output)
+            _node(where, p + did, label, t.kind, th, classes, output=t.is_output)
     shown_ids = {t.id for t in shown}
     # Gradient flow: a node passes gradients to its next_functions.
     exits = _exit_labels(g.folds)
@@ -726,6 +735,39 @@ def _fold_boxes(
         )
         box.update(dict.fromkeys(fold.shown, sub))
     return box
+
+
+def _module_clusters(
+    g: Graph, theme: Theme, prefix: str
+) -> dict[str, graphviz.Digraph]:
+    """Function id -> the cluster of its module, named like ``Linear fc1``."""
+    box: dict[str, graphviz.Digraph] = {}
+    clusters: dict[str, graphviz.Digraph] = {}
+    for fid, path in module_of(g).items():
+        if path not in clusters:
+            name = f"{g.module_kinds.get(path, '')} {path}".strip()
+            sub = clusters[path] = graphviz.Digraph(f"cluster_{prefix}module-{path}")
+            sub.attr(
+                label=_Label(theme).title(name).html(),
+                id=f"{prefix}cluster-module-{path}",
+                style="rounded",
+                color=theme.muted,
+                fontcolor=theme.text,
+                labeljust="l",
+                **{"class": "module"},
+            )
+        box[fid] = clusters[path]
+    return box
+
+
+def _module_label(g: Graph, m: ModuleBox, theme: Theme) -> str:
+    """A collapsed module: its name, what it stands for, its parameters."""
+    lab = _Label(theme).title(m.title)
+    lab.small(f"{len(m.functions)} autograd nodes in one box (depth=)")
+    for tid in m.params:
+        t = g.tensors[tid]
+        lab.small(f"{(t.name or '').rpartition('.')[2]} {shape_label(t.shape)}")
+    return lab.html()
 
 
 def _close_boxes(dot: graphviz.Digraph, box: dict[str, graphviz.Digraph]) -> None:

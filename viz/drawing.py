@@ -26,7 +26,14 @@ from .dot import (
     forward_copies,
     forward_dot,
 )
-from .graph import DEFAULT_MAX_NODES, Fold, Graph, build_graph, forward_view
+from .graph import (
+    DEFAULT_MAX_NODES,
+    Fold,
+    Graph,
+    build_graph,
+    forward_view,
+    grouped,
+)
 
 # Slide presets, in inches: pages of exactly that size, the graph scaled to
 # fit, lecture-sized text, a one-row legend, room for a title. A (w, h) size
@@ -62,6 +69,8 @@ class Options:
     split_shared: bool | None = None  # None: automatic, by node count
     collapse: bool | None = None  # None: automatic, above dot.COLLAPSE_ABOVE
     fold: bool | None = None  # None: automatic, above dot.FOLD_ABOVE
+    group: bool = False  # a box around each module's nodes (backward view)
+    depth: int | None = None  # modules this deep drawn as one box each
     detail: str = "beginner"  # or "expert": every attribute PyTorch saved
     title: str | None = None  # above the graph (slides)
 
@@ -175,13 +184,17 @@ class Drawing:
             show_saved=o.show_saved,
             show_attrs=o.show_attrs,
             split_shared=o.split_shared,
+            group=o.group or o.depth is not None,
             **common,
         )
 
     def _shown_graph(self, o: Options) -> Graph:
         """The model as drawn: repeated blocks folded, a huge backward graph
         collapsed to its part nearest the outputs."""
-        graph = fold_to_fit(self.graph, o.show_saved, o.fold)
+        graph = self.graph
+        if o.depth is not None:
+            graph = grouped(graph, o.depth)
+        graph = fold_to_fit(graph, o.show_saved, o.fold)
         if self.view == "backward" and o.collapse is not False:
             graph = collapse_to_fit(graph, o.show_saved)
         return graph
@@ -376,6 +389,8 @@ def backward_graph(
     collapse: bool | None = None,
     detail: str = "beginner",
     fold: bool | None = None,
+    group: bool = False,
+    depth: int | None = None,
 ) -> Drawing:
     """Draw the graph autograd built behind ``outputs``.
 
@@ -388,7 +403,9 @@ def backward_graph(
     are written in the labels.
 
     ``outputs``: tensors, or a tuple / list / dict of them (dict keys are names).
-    ``params``: dict name -> tensor (e.g. ``dict(model.named_parameters())``);
+    ``params``: dict name -> tensor (e.g. ``dict(model.named_parameters())``),
+    or an ``nn.Module`` (its parameter names, and its module classes for
+    ``group`` and ``depth``);
     other tensors are labelled by their shape.
     ``show_attrs``: the non-tensor saved attributes; ``show_values``: numbers.
     ``theme``: "light" or "dark"; ``rankdir``: "TB", "LR", "BT" or "RL".
@@ -408,6 +425,11 @@ def backward_graph(
     recurrent loop) is drawn once, in a box saying "× 100" and how many
     nodes it stands for; None (default) folds graphs of more than a few
     hundred nodes, False draws every repeat.
+    ``group``: a box around each module's nodes, named from the parameter
+    names (``params=model`` also gives the class: "Linear fc1").
+    ``depth``: draw each module that deep (1: ``fc1``, 2: ``encoder.layer1``)
+    as one box with its in- and out-edges, saying how many autograd nodes
+    and which parameters it stands for.
     ``detail``: "beginner" (default) hides PyTorch internals (``*_sym_sizes``,
     ``*_sym_strides``, slots left None), prints enums by name
     (``reduction='mean'``, ``ignore_index=-100``), "scalar" for 0-d tensors
@@ -434,6 +456,8 @@ def backward_graph(
         collapse=collapse,
         detail=detail,
         fold=fold,
+        group=group,
+        depth=depth,
     )
 
 

@@ -185,6 +185,10 @@ class Graph:
     # autograd nodes left out by `truncated` (drawn as one "N more" box)
     hidden: int = 0
     folds: list[Fold] = field(default_factory=list)  # repeated blocks drawn once
+    # module path -> class name ("fc1" -> "Linear"), when params= was a Module
+    module_kinds: dict[str, str] = field(default_factory=dict)
+    # box id -> what a module drawn as one box stands for (`grouped`)
+    boxes: dict[str, ModuleBox] = field(default_factory=dict)
 
     def use_of_edge(self) -> dict[str, str]:
         """Edge id -> the drawn id of the shared-leaf copy it points to.
@@ -511,9 +515,18 @@ def flatten_outputs(outputs: Any) -> list[tuple[str | None, TensorLike]]:
     return found
 
 
+def _module_kinds(params: Any) -> dict[str, str]:
+    """Module path -> class name, when ``params`` is an ``nn.Module``."""
+    if not hasattr(params, "named_modules"):
+        return {}
+    return {path: type(m).__name__ for path, m in params.named_modules() if path}
+
+
 def _param_pairs(params: Any) -> list[tuple[str, TensorLike]]:
     if params is None:
         return []
+    if hasattr(params, "named_parameters"):  # an nn.Module: its parameter names
+        params = dict(params.named_parameters())
     pairs = list(params.items()) if isinstance(params, Mapping) else list(params)
     for name, t in pairs:
         if not is_tensor(t):
@@ -775,6 +788,7 @@ def build_graph(
     """
     pairs = flatten_outputs(outputs)
     builder = _Builder(_param_pairs(params), max_nodes, count_saved)
+    builder.g.module_kinds = _module_kinds(params)
     # A walk of next_functions alone is ~100x cheaper than the full walk (which
     # reads saved tensors and formats values): refuse a huge graph with it.
     seen: set[int] = set()
@@ -1113,4 +1127,115 @@ def folded(g: Graph, min_count: int = FOLD_MIN_COUNT) -> Graph:
     }
     _keep_tensors(g, out)
     out.folds = folds
+    return out
+
+
+# ------------------------------------------------------------ grouping by module
+
+
+def module_path(param_name: str) -> str:
+    """``"fc1.weight"`` -> ``"fc1"``; a top-level parameter's module is ``""``."""
+    return param_name.rpartition(".")[0]
+
+
+def module_of(g: Graph) -> dict[str, str]:
+    """Function id -> the module path it belongs to, from the parameter names.
+
+    A module owns the AccumulateGrad nodes of its parameters, the nodes that
+    only lead to them (``TBackward0`` of a Linear's weight) and the nodes that
+    read them directly (``AddmmBackward0``, ``ConvolutionBackward0``).
+    Nodes of no module are absent.
+    """
+    owner: dict[str, str] = {}
+    for fid, f in g.functions.items():
+        if f.is_accumulate_grad and f.variable is not None:
+            name = g.tensors[f.variable].name
+            if name is not None and "." in name:
+                owner[fid] = module_path(name)
+    by_src = g.edges_by_src()
+    # nodes whose every input comes from one module's parameters, bottom-up
+    changed = True
+    while changed:
+        changed = False
+        for fid in g.functions:
+            if fid in owner:
+                continue
+            # (an input without grad is a None edge: the node reads data too)
+            mods = {owner.get(e.dst or "") for e in by_src.get(fid, [])}
+            if len(mods) == 1 and None not in mods:
+                owner[fid] = mods.pop()
+                changed = True
+    params_only = dict(owner)
+    for fid in g.functions:  # the nodes that read a module's parameters
+        if fid not in owner:
+            for e in by_src.get(fid, []):
+                if e.dst in params_only:
+                    owner[fid] = params_only[e.dst]
+                    break
+    return owner
+
+
+@dataclass
+class ModuleBox:
+    """A module drawn as one box by `grouped`: what it stands for."""
+
+    id: str  # "module-fc1"
+    path: str  # "fc1"
+    kind: str  # "Linear" ("" when unknown)
+    functions: list[str]  # the autograd nodes it replaces
+    params: list[str]  # their leaf tensor ids
+
+    @property
+    def title(self) -> str:
+        return f"{self.kind} {self.path}".strip()
+
+
+def grouped(g: Graph, depth: int) -> Graph:
+    """``g`` with each module ``depth`` levels deep (``fc1`` is 1,
+    ``encoder.layer1`` is 2) drawn as one box with its in- and out-edges.
+
+    The box stands for the module's autograd nodes and parameters
+    (`Graph.boxes` says which); nothing else changes.
+    """
+    owner = module_of(g)
+    top = {
+        fid: ".".join(path.split(".")[:depth])
+        for fid, path in owner.items()
+        if len(path.split(".")) >= depth
+    }
+    if not top:
+        return g
+    box_of = {fid: f"module-{path}" for fid, path in top.items()}
+    out = Graph(
+        outputs=list(g.outputs),
+        node_ids=g.node_ids,
+        hidden=g.hidden,
+        module_kinds=g.module_kinds,
+    )
+    for fid, f in g.functions.items():
+        bid = box_of.get(fid)
+        if bid is None:
+            out.functions[fid] = f
+            continue
+        if bid not in out.boxes:
+            path = top[fid]
+            kind = g.module_kinds.get(path, "")
+            out.boxes[bid] = ModuleBox(bid, path, kind, [], [])
+            out.functions[bid] = FunctionInfo(bid, out.boxes[bid].title)
+        out.boxes[bid].functions.append(fid)
+        if f.variable is not None:
+            out.boxes[bid].params.append(f.variable)
+    seen: set[tuple[str, str | None]] = set()
+    for e in g.edges:
+        src, dst = box_of.get(e.src, e.src), box_of.get(e.dst or "", e.dst)
+        if src == dst and src in out.boxes:
+            continue  # inside one box
+        if src in out.boxes and (src, dst) in seen:
+            continue  # one arrow per neighbour is enough for a box
+        seen.add((src, dst))
+        out.edges.append(Edge(e.id, src, dst, e.input_nr, e.output_nr))
+    _keep_tensors(g, out)
+    leaves = {t for b in out.boxes.values() for t in b.params}
+    out.shown_tensors = [t for t in out.shown_tensors if t not in leaves]
+    out.tensors.update({t: g.tensors[t] for t in leaves})  # the boxes list them
     return out

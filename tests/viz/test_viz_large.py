@@ -8,7 +8,14 @@ import pytest
 
 import viz
 from viz.dot import COLLAPSE_TO, backward_dot
-from viz.graph import MORE_ID, GraphTooLargeError, build_graph, edge_id, truncated
+from viz.graph import (
+    MORE_ID,
+    GraphTooLargeError,
+    build_graph,
+    edge_id,
+    module_of,
+    truncated,
+)
 
 
 def recurrent(t, steps: int):
@@ -257,3 +264,61 @@ def test_forward_view_folds_too(framework):
     g = build_graph(loss, params=params)
     ops_all = {f for f, fn in g.functions.items() if not fn.is_accumulate_grad}
     assert len(ops) + fold.hidden == len(ops_all)
+
+
+def two_layers(t):
+    class Net(t.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = t.nn.Linear(3, 4)
+            self.fc2 = t.nn.Linear(4, 2)
+
+        def forward(self, x):
+            return self.fc2(t.relu(self.fc1(x)))
+
+    t.manual_seed(0)
+    net = Net()
+    return net(t.randn(5, 3)).sum(), net
+
+
+def test_nodes_are_grouped_by_module(framework):
+    loss, net = two_layers(framework)
+    g = build_graph(loss, params=net)
+    owner = {g.functions[f].name + "@" + p for f, p in module_of(g).items()}
+    for layer in ("fc1", "fc2"):
+        assert {f"{n}@{layer}" for n in ("AddmmBackward0", "TBackward0")} <= owner
+        assert sum(o == f"AccumulateGrad@{layer}" for o in owner) == 1  # (a set)
+    assert not any(o.startswith("ReluBackward0") for o in owner)  # between them
+    src = viz.backward_graph(loss, params=net, group=True).source
+    for layer in ("fc1", "fc2"):
+        body = src.split(f"cluster_module-{layer}", 1)[1].split("\n\t}", 1)[0]
+        assert f"<b>Linear {layer}</b>" in body
+        assert f"<b>{layer}.weight</b>" in body and f"<b>{layer}.bias</b>" in body
+    assert "ReluBackward0" not in src.split("cluster_module-", 1)[1].split("}")[0]
+    # names from a plain dict of parameters: the path without a class
+    named = dict(net.named_parameters())
+    plain = viz.backward_graph(loss, params=named, group=True).source
+    assert "<b>fc1</b>" in plain and "Linear" not in plain
+
+
+def test_depth_draws_a_module_as_one_box(framework):
+    loss, net = two_layers(framework)
+    g = build_graph(loss, params=net)
+    d = viz.backward_graph(loss, params=net, depth=1)
+    shown = d._shown_graph(d.options)
+    assert set(shown.boxes) == {"module-fc1", "module-fc2"}
+    fc1 = shown.boxes["module-fc1"]
+    assert fc1.title == "Linear fc1" and len(fc1.functions) == 4  # Addmm, T, 2 Acc
+    assert sorted(g.tensors[t].name for t in fc1.params) == ["fc1.bias", "fc1.weight"]
+    # no node lost silently: drawn + inside the boxes = every autograd node
+    drawn = [f for f in shown.functions if f not in shown.boxes]
+    boxed = sum(len(b.functions) for b in shown.boxes.values())
+    assert len(drawn) + boxed == len(g.functions)
+    src = d.source
+    assert "AccumulateGrad" not in src and "TBackward0" not in src
+    assert "4 autograd nodes in one box" in src and "weight (4, 3)" in src
+    # the boxes keep their in- and out-edges: fc2 -> relu -> fc1
+    relu = next(f for f in shown.functions.values() if f.name == "ReluBackward0")
+    arrows = {(e.src, e.dst) for e in shown.edges}
+    assert ("module-fc2", relu.id) in arrows and (relu.id, "module-fc1") in arrows
+    assert re.search(r'"module-fc2" -> "?' + relu.id, src)
