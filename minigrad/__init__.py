@@ -155,7 +155,14 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     return J.cat(tensors, dim)
 
 
-concat = concatenate = cat
+def concat(tensors: Any, dim: int = 0) -> Tensor:
+    """``cat`` under its NumPy-style name."""
+    return J.cat(tensors, dim, "concat")
+
+
+def concatenate(tensors: Any, axis: int = 0) -> Tensor:
+    """``cat`` under its NumPy-style name."""
+    return J.cat(tensors, axis, "concatenate")
 
 
 def stack(tensors: Any, dim: int = 0) -> Tensor:
@@ -198,13 +205,13 @@ def _each(tensors: tuple, fn: Any) -> Any:
 
 def hstack(tensors: Any) -> Tensor:
     """Join along dim 1 (dim 0 for vectors)."""
-    ts = atleast_1d(list(tensors))
+    ts = atleast_1d(J.tensor_list(tensors, "hstack"))
     return cat(ts, 0 if ts[0].dim() == 1 else 1)
 
 
 def vstack(tensors: Any) -> Tensor:
     """Join rows: vectors become 1 x n first."""
-    return cat(atleast_2d(list(tensors)), 0)
+    return cat(atleast_2d(J.tensor_list(tensors, "vstack")), 0)
 
 
 row_stack = vstack
@@ -212,11 +219,12 @@ row_stack = vstack
 
 def dstack(tensors: Any) -> Tensor:
     """Join along dim 2 (depth)."""
-    return cat(atleast_3d(list(tensors)), 2)
+    return cat(atleast_3d(J.tensor_list(tensors, "dstack")), 2)
 
 
 def column_stack(tensors: Any) -> Tensor:
     """Vectors as columns, joined along dim 1."""
+    tensors = J.tensor_list(tensors, "column_stack")
     cols = [t.reshape(-1, 1) if t.dim() <= 1 else t for t in tensors]
     return cat(cols, 1)
 

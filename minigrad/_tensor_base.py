@@ -561,7 +561,7 @@ class TensorBase(ViewsAndInplace):
 
     def tile(self, *dims: Any) -> Tensor:
         """``repeat`` with missing leading repeats counted as 1."""
-        reps = tuple(_shape_arg(dims))
+        reps = _shape_arg(dims, "tile", "dims")
         return self.repeat(*((1,) * (self.dim() - len(reps)) + reps))
 
     def _new(self, data: np.ndarray, dtype: Any, requires_grad: bool) -> Tensor:
@@ -572,17 +572,17 @@ class TensorBase(ViewsAndInplace):
         self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
     ) -> Tensor:
         """Zeros with this tensor's dtype (unless ``dtype`` says otherwise)."""
-        return self._new(np.zeros(_shape_arg(size)), dtype, requires_grad)
+        return self._new(np.zeros(_shape_arg(size, "new_zeros")), dtype, requires_grad)
 
     def new_ones(
         self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
     ) -> Tensor:
-        return self._new(np.ones(_shape_arg(size)), dtype, requires_grad)
+        return self._new(np.ones(_shape_arg(size, "new_ones")), dtype, requires_grad)
 
     def new_empty(
         self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
     ) -> Tensor:
-        return self._new(np.zeros(_shape_arg(size)), dtype, requires_grad)
+        return self._new(np.zeros(_shape_arg(size, "new_empty")), dtype, requires_grad)
 
     def new_full(
         self,
@@ -593,7 +593,7 @@ class TensorBase(ViewsAndInplace):
         requires_grad: bool = False,
         **_: Any,
     ) -> Tensor:
-        data = np.full(tuple(_shape_arg((size,))), fill_value)
+        data = np.full(_shape_arg((size,), "new_full"), fill_value)
         return self._new(data, dtype, requires_grad)
 
     def type_as(self, other: Tensor) -> Tensor:
@@ -1231,14 +1231,24 @@ class TensorBase(ViewsAndInplace):
     def view(self, *shape: Any) -> Tensor:
         if len(shape) == 1 and isinstance(shape[0], dt.dtype):
             raise NotImplementedError("view(dtype) is not supported by minigrad")
-        shape = V.view_shape(_shape_arg(shape), self._data.size)
+        if len(shape) == 1 and not isinstance(shape[0], (tuple, list)):
+            if not _is_size_int(shape[0], alone=True):  # two overloads: both named
+                got = _py_type_name(shape[0])
+                raise TypeError(
+                    f"view() received an invalid combination of arguments - got "
+                    f"({got}), but expected one of:\n * (minigrad.dtype dtype)\n"
+                    f"      didn't match because some of the arguments have invalid "
+                    f"types: (!{got}!)\n * (tuple of ints size)\n      didn't match "
+                    f"because some of the arguments have invalid types: (!{got}!)\n"
+                )
+        shape = V.view_shape(_shape_arg(shape, "view"), self._data.size)
         return self._view(V.View, shape)
 
     def view_as(self, other: Tensor) -> Tensor:
         return self.view(other.shape)
 
     def reshape(self, *shape: Any) -> Tensor:
-        shape = V.view_shape(_shape_arg(shape), self._data.size)
+        shape = V.view_shape(_shape_arg(shape, "reshape", "shape"), self._data.size)
         if self._data.flags.c_contiguous:
             return self._view(V.View, shape)
         if np.shares_memory(self._data.reshape(shape), self._data):
@@ -1303,7 +1313,7 @@ class TensorBase(ViewsAndInplace):
     swapdims = swapaxes
 
     def repeat(self, *sizes: Any) -> Tensor:
-        return RA.Repeat.apply(self, tuple(_shape_arg(sizes)))
+        return RA.Repeat.apply(self, _shape_arg(sizes, "repeat", "repeats"))
 
     def split(self, split_size_or_sections: Any, dim: int = 0) -> tuple:
         if isinstance(split_size_or_sections, int):
@@ -1380,10 +1390,10 @@ class TensorBase(ViewsAndInplace):
     def permute(self, *dims: Any) -> Tensor:
         if not dims:
             raise TypeError('permute() missing 1 required positional arguments: "dims"')
-        return self._view(V.Permute, tuple(_shape_arg(dims)))
+        return self._view(V.Permute, _shape_arg(dims, "permute", "dims"))
 
     def expand(self, *shape: Any) -> Tensor:
-        shape = list(_shape_arg(shape))
+        shape = list(_shape_arg(shape, "expand"))
         lead = len(shape) - self._data.ndim
         if lead < 0:
             raise RuntimeError(
@@ -1433,6 +1443,7 @@ class TensorBase(ViewsAndInplace):
     def __getitem__(self, key: Any) -> Tensor:
         """Basic indexing is a chain of views (select/slice/unsqueeze), as in
         PyTorch; any list, array or tensor index makes one IndexBackward0 copy."""
+        _check_index_items(key)
         if isinstance(key, (Tensor, list, np.ndarray)) and not _is_int_scalar(key):
             return self._index(key)
         if not isinstance(key, tuple):
@@ -1622,15 +1633,58 @@ class TensorBase(ViewsAndInplace):
 _OPERANDS = (TensorBase, *_NUMBER)  # what in-place operators accept
 
 
-def _shape_arg(shape: tuple) -> tuple:
-    """Accept ``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` alike."""
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        return tuple(shape[0])
-    return shape
+def _shape_arg(shape: tuple, fn: str, arg: str = "size") -> tuple:
+    """Accept ``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` alike, as ints:
+    PyTorch's argument parser refuses a float (``ones(2, 3.5)``) rather than
+    truncating it, naming the function, the argument and the position."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list, Size)):
+        shape = tuple(shape[0])
+    elif len(shape) == 1 and not _is_size_int(shape[0], alone=True):
+        raise TypeError(
+            f"{fn}(): argument '{arg}' (position 1) must be tuple of ints, "
+            f"not {_py_type_name(shape[0])}"
+        )
+    for pos, n in enumerate(shape, 1):
+        if not _is_size_int(n, alone=False):
+            raise TypeError(
+                f"{fn}(): argument '{arg}' failed to unpack the object at pos {pos} "
+                f'with error "type must be tuple of ints,but got {_py_type_name(n)}"'
+            )
+    return tuple(int(n) for n in shape)
+
+
+def _is_size_int(n: Any, alone: bool) -> bool:
+    """An int, a numpy integer or a one-element integer tensor; a bool counts
+    only inside a list (PyTorch's parser reads ``(2, True)`` but not ``True``)."""
+    if isinstance(n, bool):
+        return not alone
+    if isinstance(n, (int, np.integer)):
+        return True
+    return isinstance(n, Tensor) and n._data.size == 1 and n._data.dtype.kind in "iu"
+
+
+def _py_type_name(x: Any) -> str:
+    """A value's type as Python's C API prints it (``float``, ``numpy.float64``)."""
+    t = type(x)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
 
 
 def _is_int_scalar(k: Any) -> bool:
     return isinstance(k, Tensor) and k._data.ndim == 0 and k._data.dtype.kind in "iu"
+
+
+_INDEX_ITEM = (int, np.integer, np.bool_, slice, list, np.ndarray, str)
+
+
+def _check_index_items(key: Any) -> None:
+    """Refuse a float index (``x[1.5]``) as PyTorch does, instead of numpy-style
+    truncation. (A str goes on to the error the list path gives.)"""
+    for k in key if isinstance(key, tuple) else (key,):
+        if not (k is None or k is Ellipsis or isinstance(k, (Tensor, *_INDEX_ITEM))):
+            raise IndexError(
+                "only integers, slices (`:`), ellipsis (`...`), None and long or "
+                f"byte Variables are valid indices (got {_py_type_name(k)})"
+            )
 
 
 def _numpy_key(key: Any) -> Any:

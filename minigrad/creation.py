@@ -12,6 +12,7 @@ from . import grad_mode
 from ._generator import Generator, default_generator
 from ._tensor import Tensor
 from ._tensor_base import _shape_arg
+from ._warn import warn
 from .ops._common import preserve_layout
 
 
@@ -38,39 +39,52 @@ def set_rng_state(new_state: Tensor) -> None:
 
 
 def _infer_dtype(data: Any) -> dt.dtype:
-    """Python floats -> float32, ints -> int64, bools -> bool (PyTorch's rules);
-    numpy arrays keep their own dtype."""
-    if isinstance(data, np.ndarray):
-        return dt.from_numpy_dtype(data.dtype)
-    if isinstance(data, np.generic):
+    """Python floats -> the default float, ints -> int64, bools -> bool, a
+    tensor element -> its own dtype, all combined by promotion (PyTorch's
+    rules: ``[float64_tensor, 2]`` is float64); numpy arrays keep their dtype."""
+    if isinstance(data, (np.ndarray, np.generic)):
         return dt.from_numpy_dtype(data.dtype)
     if isinstance(data, Tensor):
         return data.dtype
-    kinds = set()
+    found: list[dt.dtype] = []
 
     def walk(x: Any) -> None:
         if isinstance(x, (list, tuple)):
             for y in x:
                 walk(y)
         elif isinstance(x, Tensor):
-            kinds.add("f" if x.is_floating_point() else "i")
+            found.append(x.dtype)
         elif isinstance(x, (bool, np.bool_)):
-            kinds.add("b")
+            found.append(dt.bool)
         elif isinstance(x, (int, np.integer)):
-            kinds.add("i")
+            found.append(dt.int64)
         elif isinstance(x, (float, np.floating)):
-            kinds.add("f")
+            found.append(dt.default_float)
         else:
             raise TypeError(f"Could not infer dtype of {type(x).__name__}")
 
     walk(data)
-    if "f" in kinds:
-        return dt.default_float
-    if "i" in kinds:
-        return dt.int64
-    if "b" in kinds:
-        return dt.bool
-    return dt.default_float  # empty list
+    result = found[0] if found else dt.default_float  # an empty list
+    for d in found[1:]:
+        result = dt.promote(result, d)
+    return result
+
+
+def _element_scalar(t: Tensor, dtype: dt.dtype) -> Any:
+    """A tensor inside a nested list is one number, as PyTorch reads it: it
+    must hold one element, and only an integer one may fill an integer tensor."""
+    if t._data.size != 1:
+        raise ValueError("only one element tensors can be converted to Python scalars")
+    if t.is_floating_point() and not dtype.is_floating_point:
+        raise TypeError(
+            "only integer tensors of a single element can be converted to an index"
+        )
+    if t.requires_grad:
+        warn(
+            "Converting a tensor with requires_grad=True to a scalar may lead to "
+            "unexpected behavior.\nConsider using tensor.detach() first."
+        )
+    return t._data.reshape(()).item()
 
 
 def _to_array(data: Any, dtype: dt.dtype | None) -> np.ndarray:
@@ -79,11 +93,13 @@ def _to_array(data: Any, dtype: dt.dtype | None) -> np.ndarray:
     if isinstance(data, Tensor):
         data = data._data
     elif isinstance(data, (list, tuple)):
-        data = (
-            [x._data if isinstance(x, Tensor) else x for x in data]
-            if any(isinstance(x, Tensor) for x in data)
-            else data
-        )
+
+        def scalars(x: Any) -> Any:
+            if isinstance(x, (list, tuple)):
+                return [scalars(y) for y in x]
+            return _element_scalar(x, dtype) if isinstance(x, Tensor) else x
+
+        data = scalars(data)
     return np.array(data, dtype=dtype.np)
 
 
@@ -135,13 +151,24 @@ def _sizes(sizes: tuple, size: Any) -> tuple:
     """The shape given as ``f(2, 3)``, ``f((2, 3))`` or ``f(size=(2, 3))``."""
     if size is None:
         return sizes
-    return (size if isinstance(size, int) else tuple(size),)
+    return (tuple(size) if isinstance(size, (tuple, list)) else size,)
+
+
+def _shape(size: tuple, fn: str) -> tuple:
+    """The ints of a constructor's shape, none negative (PyTorch's checks)."""
+    shape = _shape_arg(size, fn)
+    for n in shape:
+        if n < 0:
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {n}: {list(shape)}"
+            )
+    return shape
 
 
 def _sized(
-    size: tuple, fill: Any, dtype: dt.dtype | None, requires_grad: bool
+    size: tuple, fill: Any, dtype: dt.dtype | None, requires_grad: bool, fn: str
 ) -> Tensor:
-    shape = tuple(int(s) for s in _shape_arg(size))
+    shape = _shape(size, fn)
     d = dtype or dt.default_float
     return _finish(Tensor._make(np.full(shape, fill, dtype=d.np), False), requires_grad)
 
@@ -153,7 +180,7 @@ def ones(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    return _sized(_sizes(sizes, size), 1, dtype, requires_grad)
+    return _sized(_sizes(sizes, size), 1, dtype, requires_grad, "ones")
 
 
 def zeros(
@@ -163,7 +190,7 @@ def zeros(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    return _sized(_sizes(sizes, size), 0, dtype, requires_grad)
+    return _sized(_sizes(sizes, size), 0, dtype, requires_grad, "zeros")
 
 
 def empty(
@@ -173,7 +200,7 @@ def empty(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    return _sized(_sizes(sizes, size), 0, dtype, requires_grad)
+    return _sized(_sizes(sizes, size), 0, dtype, requires_grad, "empty")
 
 
 def full(
@@ -188,10 +215,11 @@ def full(
         dtype = dt.scalar_dtype(fill_value)
         dtype = dt.default_float if dtype is dt.float64 else dtype
     return _sized(
-        (size,) if isinstance(size, int) else (tuple(size),),
+        (tuple(size),) if isinstance(size, (tuple, list)) else (size,),
         fill_value,
         dtype,
         requires_grad,
+        "full",
     )
 
 
@@ -203,7 +231,7 @@ def rand(
     requires_grad: bool = False,
     generator: Any = None,
 ) -> Tensor:
-    shape = tuple(int(s) for s in _shape_arg(_sizes(sizes, size)))
+    shape = _shape(_sizes(sizes, size), "rand")
     d = dtype or dt.default_float
     data = (generator or default_generator).uniform(shape, d.np)
     return _finish(Tensor._make(data, False), requires_grad)
@@ -217,7 +245,7 @@ def randn(
     requires_grad: bool = False,
     generator: Any = None,
 ) -> Tensor:
-    shape = tuple(int(s) for s in _shape_arg(_sizes(sizes, size)))
+    shape = _shape(_sizes(sizes, size), "randn")
     d = dtype or dt.default_float
     data = (generator or default_generator).normal(shape, d.np)
     return _finish(Tensor._make(data, False), requires_grad)

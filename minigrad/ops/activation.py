@@ -668,7 +668,10 @@ def _check_float(x: np.ndarray, kernel: str) -> None:
 
 
 def _shifted(x: np.ndarray, axis: int) -> np.ndarray:
-    """``x - max(x)`` along ``axis``: exp of it cannot overflow."""
+    """``x - max(x)`` along ``axis``: exp of it cannot overflow. An empty
+    tensor has no max and needs no shift (PyTorch returns it empty)."""
+    if x.size == 0:
+        return x
     return x - x.max(axis=axis, keepdims=True)
 
 

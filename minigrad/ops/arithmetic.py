@@ -39,7 +39,7 @@ import numpy as np
 
 from .. import _formula as f
 from .._dtype import result_type
-from ..node import register
+from ..node import UINT64_MAX, register
 from ._common import (
     BinaryOp,
     Ctx,
@@ -341,7 +341,12 @@ class NotDifferentiable(Op):
         def operand(t: Any) -> Any:  # no edge at all for a constant
             return t if is_tensor(t) and t.requires_grad else None
 
-        return super().apply(operand(a), operand(b), values, aten)
+        out = super().apply(operand(a), operand(b), values, aten)
+        if out.grad_fn is not None:
+            # PyTorch's error nodes carry no sequence number (UINT64_MAX), so
+            # the engine runs this one first: it fails before any sibling runs
+            out.grad_fn._seq = UINT64_MAX
+        return out
 
     @staticmethod
     def forward(ctx: Ctx, a: Any, b: Any, values: np.ndarray, aten: str) -> Any:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
+from .. import node
 from .._dtype import result_type
 from ..node import register
 from ._common import Ctx, Grad, Op
@@ -39,9 +40,13 @@ class Cat(Op):
                 raise RuntimeError(
                     f"zero-dimensional tensor (at position {i}) cannot be concatenated"
                 )
-        (d,) = normalize_dims(dim, xs[0].ndim)
-        first = xs[0].shape
-        for i, x in enumerate(xs[1:], 1):
+        # PyTorch skips the legacy empty tensor (shape [0]) whatever the others'
+        # shapes: it takes no part in the dim check or the size checks
+        kept = [i for i, x in enumerate(xs) if x.shape != (0,)] or [0]
+        (d,) = normalize_dims(dim, xs[kept[0]].ndim)
+        first = xs[kept[0]].shape
+        for i in kept[1:]:
+            x = xs[i]
             if x.ndim != len(first):
                 raise RuntimeError(
                     "Tensors must have same number of dimensions: got "
@@ -54,8 +59,9 @@ class Cat(Op):
                         f"Expected size {n} but got size {m} for tensor number {i} "
                         "in the list."
                     )
-        ctx.dim, ctx.d, ctx.sizes = f.u64(dim), d, [x.shape[d] for x in xs]
-        out = np.ascontiguousarray(np.concatenate(xs, axis=d))  # PyTorch: row-major
+        ctx.dim, ctx.d = f.u64(dim), d
+        ctx.sizes = [xs[i].shape[d] if i in kept else None for i in range(len(xs))]
+        out = np.ascontiguousarray(np.concatenate([xs[i] for i in kept], axis=d))
         want = result_type(*tensors).np
         return out if out.dtype == want else out.astype(want)
 
@@ -63,6 +69,9 @@ class Cat(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         lead, grads, start = (slice(None),) * ctx.d, [], 0
         for n in ctx.sizes:
+            if n is None:  # a skipped legacy empty tensor
+                grads.append(f.zeros((0,), g))
+                continue
             grads.append(g[lead + (slice(start, start + n),)])
             start += n
         return (*grads, None)
@@ -95,15 +104,32 @@ class Stack(Op):
         return (*[g[lead + (i,)] for i in range(ctx.n)], None)
 
 
-def cat(tensors: Any, dim: int = 0) -> Any:
-    tensors = list(tensors)
+def tensor_list(tensors: Any, fn: str) -> list:
+    """A tuple or list of Tensors, checked as PyTorch's parser does (a Tensor
+    is not taken apart into its rows)."""
+    if not isinstance(tensors, (tuple, list)):
+        raise TypeError(
+            f"{fn}(): argument 'tensors' (position 1) must be tuple of Tensors, "
+            f"not {type(tensors).__name__}"
+        )
+    for i, t in enumerate(tensors):
+        if not isinstance(t, node.Tensor):
+            raise TypeError(
+                f"expected Tensor as element {i} in argument 0, but got "
+                f"{type(t).__name__}"
+            )
+    return list(tensors)
+
+
+def cat(tensors: Any, dim: int = 0, fn: str = "cat") -> Any:
+    tensors = tensor_list(tensors, fn)
     if not tensors:
         raise ValueError("minigrad.cat(): expected a non-empty list of Tensors")
     return Cat.apply(*tensors, dim)
 
 
 def stack(tensors: Any, dim: int = 0) -> Any:
-    tensors = list(tensors)
+    tensors = tensor_list(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     return Stack.apply(*tensors, dim)

@@ -88,6 +88,10 @@ class Mv(Op):
     @staticmethod
     def forward(ctx: Ctx, m: Any, v: Any) -> Any:
         x, y = m._data, v._data
+        if x.ndim != 2 or y.ndim != 1:
+            raise RuntimeError(
+                f"vector + matrix @ vector expected, got 1, {x.ndim}, {y.ndim}"
+            )
         _same_dtype("mv", x, y)
         if x.shape[1] != y.shape[0]:
             raise RuntimeError(
