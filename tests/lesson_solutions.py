@@ -119,6 +119,9 @@ def train(model, optimizer, steps):
     return losses
 ''',
     },
+    "10_minigrad_vs_pytorch": {
+        "l10-41": 'same_on_both = ["A", "C"]',
+    },
     "11_backprop_through_time": {
         "b4d396cd": "edges_for_five_steps = 5",
         "461ff133": 'h1_vs_h3 = "smaller"',
@@ -152,6 +155,7 @@ CHECKS: dict[str, list[str]] = {
     "07_retain_graph_and_higher_order": ["l07-30", "l07-33", "l07-36"],
     "08_custom_function": ["l08-30", "l08-33", "l08-36", "l08-62"],
     "09_training_with_nn_and_optim": ["l09-43", "l09-46", "l09-49", "l09-52", "l09-64"],
+    "10_minigrad_vs_pytorch": ["l10-42"],
     "11_backprop_through_time": ["1ac00418", "ecc3236f", "282eb851"],
     "12_convolutions": ["a040d8e4", "bfc5ee8d", "fd591fa3"],
     "13_forward_mode": ["7d656423", "cc7b98bd", "de8fcffb"],
