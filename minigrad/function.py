@@ -440,8 +440,7 @@ def _pack(ctx: Node, saved: list) -> None:
     pack, unpack = saved_tensors_hooks_stack[-1]
     for s in saved:
         if s is not None and (s.tensor is None or not s.tensor._wrapped_number):
-            s.hooks, s.packed = (pack, unpack), pack(s.unpack(ctx))
-            s.tensor = s.data = None
+            s.hand_to_hooks(pack, unpack, ctx)
 
 
 def _check_inplace(t: Any) -> None:

@@ -240,7 +240,7 @@ class SavedTensor:
 
     __slots__ = (
         "tensor", "data", "vc", "version", "output_nr", "requires_grad", "hooks",
-        "packed",
+        "packed", "history",
     )  # fmt: skip
 
     def __init__(self, tensor: Any, is_output: bool) -> None:
@@ -261,7 +261,7 @@ class SavedTensor:
     def unpack(self, owner: Node, as_array: bool = False) -> Any:
         if self.hooks is not None:  # saved_tensors_hooks: the user keeps it
             t = self.hooks[1](self.packed)
-            return t._data if as_array else t
+            return t._data if as_array else self._with_history(t, owner)
         if self.vc.value != self.version:
             raise RuntimeError(_first_stale(owner, self)._version_error(owner))
         t = self.tensor
@@ -273,6 +273,35 @@ class SavedTensor:
         if self.requires_grad:
             out._grad_fn, out._output_nr = owner, self.output_nr
         out._vc = self.vc
+        return out
+
+    def hand_to_hooks(self, pack: Callable, unpack: Callable, owner: Node) -> None:
+        """Pack this saved tensor with ``saved_tensors_hooks``. The hooks keep it
+        from now on: only its autograd metadata stays here (PyTorch's
+        ``save_metadata``), to be given back to what the unpack hook returns."""
+        t = self.tensor
+        if t is not None:  # an input: its grad_fn, or a leaf's AccumulateGrad
+            self.requires_grad = t.requires_grad
+            fn = t.grad_fn
+            if fn is None and t._requires_grad and not t._no_grad_view:
+                self.history = weakref.ref(t._grad_accumulator())
+            else:
+                self.history = fn
+        self.hooks, self.packed = (pack, unpack), pack(self.unpack(owner))
+        self.tensor = self.data = None
+
+    def _with_history(self, t: Any, owner: Node) -> Any:
+        """The unpack hook's result as PyTorch hands it out: a new tensor on its
+        data, with the saved tensor's place in the graph."""
+        out = Tensor._make(t._data, False)
+        out._vc = t._vc
+        if not self.requires_grad:
+            return out
+        history = getattr(self, "history", owner)  # (unset: a saved output)
+        if isinstance(history, weakref.ref):
+            out._requires_grad, out._accumulator = True, history
+        elif history is not None:
+            out._grad_fn, out._output_nr = history, self.output_nr
         return out
 
     def _version_error(self, owner: Node) -> str:

@@ -199,11 +199,24 @@ print("intermediate alive with checkpoint:", inner[-1]() is not None)
 
 # reading a saved tensor outside backward recomputes, each time
 calls.clear()
-# (values only: PyTorch gives the unpacked tensor the saved one's grad_fn,
-# minigrad hands back what the unpack hook returned)
-print("saved self:", out.grad_fn._saved_self.detach())
-print("saved self again:", out.grad_fn._saved_self.detach())
+print("saved self:", out.grad_fn._saved_self)
+print("saved self again:", out.grad_fn._saved_self.grad_fn)
 print("recomputations:", calls)
 calls.clear()
 out.sum().backward()
 print("then backward:", calls, x.grad)
+
+# double backward through a checkpointed region: the recomputed tensors keep
+# their place in the graph
+x.grad = None
+out = checkpoint(lambda t: (t.exp() * t).sin().sum(), x, use_reentrant=False)
+(g,) = torch.autograd.grad(out, x, create_graph=True)
+print("create_graph:", g)
+g.sum().backward()
+print("second order:", x.grad)
+with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t.detach()):
+    y = (x.exp() * x).sin()
+    e = x.exp()
+print("unpacked:", y.grad_fn._saved_self.grad_fn, y.grad_fn._saved_self is not x)
+print("a saved leaf:", y.grad_fn.next_functions[0][0]._saved_other.requires_grad)
+print("a saved result:", e.grad_fn._saved_result.grad_fn)
