@@ -722,6 +722,12 @@ def _fold_boxes(
                 "autograd nodes) are folded (fold=False draws them)"
             )
         )
+        if fold.params:  # layers alike but each with its own parameters
+            names = fold.params
+            shown = ", ".join(names) if len(names) <= 3 else f"{names[0]} … {names[-1]}"
+            note.small(
+                f"each repeat has its own parameters: {len(names)} not drawn ({shown})"
+            )
         sub = graphviz.Digraph(f"cluster_{prefix}{fold.id}")
         sub.attr(
             label=note.html(),

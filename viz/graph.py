@@ -962,6 +962,8 @@ class Fold:
     hidden: int
     exit: str | None
     exits: list[tuple[str, int]] = field(default_factory=list)
+    # folded layers' own parameters, not drawn (their names or shapes)
+    params: list[str] = field(default_factory=list)
 
 
 FOLD_MIN_COUNT = 3  # fewer repetitions than this are drawn as they are
@@ -970,6 +972,24 @@ _MAX_PERIOD = 64  # segments per repeated block (8 steps of Mul, Add, Tanh: 24)
 
 def _walk_index(fid: str) -> int:
     return int(fid[1:]) if fid[1:].isdigit() else 0
+
+
+def _topological(
+    roots: set[str], children: dict[str, list[str]], indeg: dict[str, int], key
+) -> list[str]:
+    """Kahn's order from ``roots``; among ready nodes the smallest ``key``
+    first (``indeg`` is used up)."""
+    ready = [(key(f), f) for f in roots]
+    heapq.heapify(ready)
+    order: list[str] = []
+    while ready:
+        _, fid = heapq.heappop(ready)
+        order.append(fid)
+        for c in children[fid]:
+            indeg[c] -= 1
+            if indeg[c] == 0:
+                heapq.heappush(ready, (key(c), c))
+    return order
 
 
 def _segments(g: Graph) -> list[list[str]]:
@@ -987,17 +1007,14 @@ def _segments(g: Graph) -> list[list[str]]:
     for src, dst in edges:
         indeg[dst] += 1
         children[src].append(dst)
-    ready = [(_walk_index(f), f) for f, d in indeg.items() if d == 0]
-    roots = {f for _, f in ready}
-    heapq.heapify(ready)
-    order: list[str] = []
-    while ready:
-        _, fid = heapq.heappop(ready)
-        order.append(fid)
-        for c in children[fid]:
-            indeg[c] -= 1
-            if indeg[c] == 0:
-                heapq.heappush(ready, (_walk_index(c), c))
+    roots = {f for f, d in indeg.items() if d == 0}
+    # height: the longest way down to the end of the graph. Side branches
+    # (a weight's TBackward0) are low and go first, so the spine node after
+    # them (the next layer's input) can start a segment.
+    height: dict[str, int] = {}
+    for fid in reversed(_topological(roots, children, dict(indeg), _walk_index)):
+        height[fid] = 1 + max((height[c] for c in children[fid]), default=0)
+    order = _topological(roots, children, indeg, lambda f: (height[f], _walk_index(f)))
     pos = {fid: i for i, fid in enumerate(order)}
     # jumps[i]: edges (and virtual root edges) passing over position i
     jumps = [0] * (len(order) + 1)
@@ -1013,6 +1030,20 @@ def _segments(g: Graph) -> list[list[str]]:
             segments.append([])
         segments[-1].append(fid)
     return segments
+
+
+_LAYER_INDEX = re.compile(r"(?:(?<=\.)|^)\d+(?=\.)")
+
+
+def _leaf_role(g: Graph, acc: str) -> tuple[str, str]:
+    """What a step reads through AccumulateGrad ``acc``: that very leaf, or,
+    for a parameter of a numbered layer (``layers.3.weight``), that role in
+    any layer (``layers.#.weight``), so a stack of identical layers folds."""
+    tid = g.functions[acc].variable or acc
+    name = g.tensors[tid].name if tid in g.tensors else None
+    if name is not None and _LAYER_INDEX.search(name):
+        return ("layer", _LAYER_INDEX.sub("#", name))
+    return ("leaf", tid)
 
 
 def _signature(g: Graph, seg: list[str], nxt: str | None, out_edges, made) -> tuple:
@@ -1031,8 +1062,8 @@ def _signature(g: Graph, seg: list[str], nxt: str | None, out_edges, made) -> tu
                 where = ("in", local[e.dst])
             elif e.dst == nxt:
                 where = ("next",)
-            else:  # an AccumulateGrad: which leaf matters
-                where = ("leaf", g.functions[e.dst].variable or e.dst)
+            else:  # an AccumulateGrad: which leaf (or which layer's) it is
+                where = _leaf_role(g, e.dst)
             targets.append((e.input_nr, e.output_nr, where))
         slots = tuple((g.saved[s].slot, g.saved[s].state) for s in f.saved)
         named = tuple(
@@ -1125,6 +1156,21 @@ def folded(g: Graph, min_count: int = FOLD_MIN_COUNT) -> Graph:
         for fid, f in g.functions.items()
         if fid not in hidden and (not f.is_accumulate_grad or fid in used)
     }
+    # parameters only the folded repeats read (a stack of layers): say which
+    for fold, (k, p, count) in zip(folds, runs, strict=True):
+        gone = {fid for seg in segs[k + p : k + count * p] for fid in seg}
+        accs = {
+            e.dst
+            for e in g.edges
+            if e.src in gone and e.dst is not None and e.dst not in out.functions
+        }
+        accs = {a for a in accs if g.functions[a].is_accumulate_grad}
+        fold.hidden += len(accs)
+        fold.params = [
+            g.tensors[v].label
+            for a in sorted(accs, key=_walk_index)
+            if (v := g.functions[a].variable) is not None
+        ]
     _keep_tensors(g, out)
     out.folds = folds
     return out

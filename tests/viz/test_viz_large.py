@@ -322,3 +322,27 @@ def test_depth_draws_a_module_as_one_box(framework):
     arrows = {(e.src, e.dst) for e in shown.edges}
     assert ("module-fc2", relu.id) in arrows and (relu.id, "module-fc1") in arrows
     assert re.search(r'"module-fc2" -> "?' + relu.id, src)
+
+
+def test_identical_layers_fold_and_name_their_parameters(framework):
+    framework.manual_seed(0)
+    layers = []
+    for _ in range(6):
+        layers += [framework.nn.Linear(4, 4), framework.nn.Tanh()]
+    net = framework.nn.Sequential(*layers)
+    loss = net(framework.randn(2, 4)).sum()
+    g = build_graph(loss, params=net)
+    d = viz.backward_graph(loss, params=net, fold=True)
+    (fold,) = d.folds
+    # layers 10, 8, 6, 4, 2 alike; layer 0 reads an input without grad
+    assert fold.count == 5
+    names = sorted(g.functions[f].name for f in fold.shown)
+    assert names == ["AddmmBackward0", "TBackward0", "TanhBackward0"]
+    # the folded layers' parameters (and AccumulateGrad nodes) are counted
+    expected = [f"{i}.{p}" for i in (8, 6, 4, 2) for p in ("bias", "weight")]
+    assert sorted(fold.params) == sorted(expected)
+    assert fold.hidden == 4 * 3 + 8
+    assert len(drawn_functions(d)) + fold.hidden == len(g.functions)
+    src = d.source
+    assert "each repeat has its own parameters: 8 not drawn" in src
+    assert ">10.weight<" in src and ">0.weight<" in src and ">8.weight<" not in src
