@@ -75,7 +75,7 @@ class LBFGS(Optimizer):
     ) -> tuple[float, Tensor]:
         """The loss and gradient at ``x + t·d``; the parameters go back to ``x``."""
         self._add_grad(t, d)
-        loss = float(closure())
+        loss = _as_float(closure())
         flat_grad = self._flat_grad()
         for p, saved in zip(self._params, x):
             p.copy_(saved)
@@ -97,7 +97,7 @@ class LBFGS(Optimizer):
         state.setdefault("func_evals", 0)
         state.setdefault("n_iter", 0)
         orig_loss = closure()
-        loss = float(orig_loss)
+        loss = _as_float(orig_loss)
         current_evals = 1
         state["func_evals"] += 1
         flat_grad = self._flat_grad()
@@ -181,7 +181,7 @@ class LBFGS(Optimizer):
             else:
                 self._add_grad(t, d)
                 if n_iter != max_iter:  # (the last iteration's loss is not needed)
-                    loss = float(closure())
+                    loss = _as_float(closure())
                     flat_grad = self._flat_grad()
                     opt_cond = flat_grad.abs().max() <= tolerance_grad
                     ls_func_evals = 1
@@ -202,6 +202,13 @@ class LBFGS(Optimizer):
         state["H_diag"] = H_diag
         state["prev_flat_grad"], state["prev_loss"] = prev_flat_grad, prev_loss
         return orig_loss
+
+
+def _as_float(loss: Any) -> float:
+    """The closure's loss as a float. (PyTorch's ``float(loss)`` here runs under
+    no_grad, where it does not warn about a tensor that requires grad; ``item``
+    says the same without minigrad's warning.)"""
+    return loss.item() if isinstance(loss, Tensor) else float(loss)
 
 
 def _cubic_interpolate(

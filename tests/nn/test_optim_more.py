@@ -797,3 +797,14 @@ def test_swap_in_optimizer_params_and_state_follows_pytorch() -> None:
     assert mine[2] == (0.1, 2)  # swapped in ...
     assert mine[3][0] == 0.05  # ... then restored, the live state untouched
     assert_same(mine[3][1], mine[3][2], 0)
+
+
+def test_lbfgs_step_does_not_warn() -> None:
+    """PyTorch reads the closure's loss under no_grad, so no 'requires_grad to
+    a scalar' warning: nor does minigrad."""
+    for lib in (minigrad, torch):
+        w = lib.nn.Parameter(lib.zeros(2))
+        opt = lib.optim.LBFGS([w], max_iter=3, line_search_fn="strong_wolfe")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            opt.step(_quadratic_closure(opt, w))
