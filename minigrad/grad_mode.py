@@ -8,13 +8,12 @@ from typing import Any
 
 
 class _State:
-    __slots__ = ("enabled", "inference", "anomaly", "check_nan")
+    __slots__ = ("enabled", "inference", "inference_grad", "anomaly", "check_nan")
 
     def __init__(self) -> None:
-        self.enabled = True
-        self.inference = (
-            False  # inside inference_mode: new tensors are inference tensors
-        )
+        self.enabled = True  # operations record a graph
+        self.inference = False  # inside inference_mode: new tensors are inference
+        self.inference_grad = False  # ... and the grad mode switched on there
         self.anomaly = False  # autograd.detect_anomaly: forward tracebacks kept
         self.check_nan = True  # ... and backward refuses nan gradients
 
@@ -23,7 +22,22 @@ state = _State()  # read on every operation, so kept as one attribute lookup
 
 
 def is_grad_enabled() -> bool:
-    return state.enabled
+    return state.inference_grad if state.inference else state.enabled
+
+
+def _switch(mode: bool) -> tuple[bool, bool]:
+    """Set the grad mode; return what to restore. Inside inference_mode the
+    mode is only reported: nothing records there, as in PyTorch."""
+    prev = (state.enabled, state.inference_grad)
+    if state.inference:
+        state.inference_grad = mode
+    else:
+        state.enabled = mode
+    return prev
+
+
+def _restore(prev: tuple[bool, bool]) -> None:
+    state.enabled, state.inference_grad = prev
 
 
 def is_inference_mode_enabled() -> bool:
@@ -44,11 +58,10 @@ class _GradModeContext:
         return self
 
     def __enter__(self) -> None:
-        self._prev = state.enabled
-        state.enabled = self._mode
+        self._prev = _switch(self._mode)
 
     def __exit__(self, *exc: object) -> None:
-        state.enabled = self._prev
+        _restore(self._prev)
 
     def __call__(self, func: Callable) -> Callable:
         @functools.wraps(func)
@@ -87,18 +100,17 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801
         return object.__new__(cls)
 
     def __init__(self, mode: bool) -> None:
-        self._prev = state.enabled
         self._mode = mode
-        state.enabled = mode  # takes effect at once when called as a function
+        self._prev = _switch(mode)  # takes effect at once when called as a function
 
     def __enter__(self) -> None:
         pass
 
     def __exit__(self, *exc: object) -> None:
-        state.enabled = self._prev
+        _restore(self._prev)
 
     def __call__(self, func: Callable) -> Callable:
-        state.enabled = self._prev  # as a decorator it must not switch now
+        _restore(self._prev)  # as a decorator it must not switch now
         mode = self._mode
 
         @functools.wraps(func)
@@ -127,11 +139,12 @@ class inference_mode(_GradModeContext):  # noqa: N801
         self.mode = bool(mode)
 
     def __enter__(self) -> None:
-        self._prev = (state.enabled, state.inference)
+        self._prev = (state.enabled, state.inference, state.inference_grad)
         state.enabled, state.inference = not self.mode, self.mode
+        state.inference_grad = False
 
     def __exit__(self, *exc: object) -> None:
-        state.enabled, state.inference = self._prev
+        state.enabled, state.inference, state.inference_grad = self._prev
 
     def __call__(self, func: Callable) -> Callable:
         mode = self.mode

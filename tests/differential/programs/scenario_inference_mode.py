@@ -106,3 +106,24 @@ with torch.inference_mode():
     print("a Parameter inside:", p.is_inference(), p.requires_grad)
 attempt("a Parameter of it outside", lambda: torch.nn.Parameter(a))
 print("requires_grad=False:", torch.nn.Parameter(a, requires_grad=False).is_inference())
+
+with torch.inference_mode():
+    with torch.enable_grad():
+        b = w * 2
+        print(
+            "enable_grad inside:",
+            torch.is_grad_enabled(),
+            b.requires_grad,
+            b.is_inference(),
+            b.grad_fn,
+        )
+        with torch.no_grad():
+            print("  no_grad inside that:", torch.is_grad_enabled())
+        print("  back:", torch.is_grad_enabled())
+    print("after enable_grad:", torch.is_grad_enabled())
+    torch.set_grad_enabled(True)
+    print("set_grad_enabled(True) inside:", torch.is_grad_enabled(), (w * 2).grad_fn)
+    with torch.inference_mode(False):
+        print("inference_mode(False) inside:", torch.is_grad_enabled(), (w * 2).grad_fn)
+    print("back in inference_mode:", torch.is_grad_enabled())
+print("outside:", torch.is_grad_enabled(), torch.is_inference_mode_enabled())
