@@ -63,6 +63,7 @@ def my_backward(loss):
         "l04-29": "y_grad = [5.0, 5.0, 5.0]",
         "l04-32": "x_grad_with_hook = [2.0, 4.0, 6.0]",
         "l04-35": "position_of_post_accumulate = 7",
+        "l04-71": "step_of_n_hook = 2",
     },
     "05_vector_jacobian_products": {
         "l05-28": "answer_1 = [2.0, 0.0, -6.0]",
@@ -149,7 +150,7 @@ CHECKS: dict[str, list[str]] = {
     "01_tensors_and_leaves": ["l01-45", "l01-48", "l01-51"],
     "02_grad_fn_and_saved_tensors": ["l02-38", "l02-41", "l02-44", "l02-58"],
     "03_backward_step_by_step": ["l03-21", "l03-24", "l03-27", "l03-30", "l03-53"],
-    "04_non_leaf_grads_and_hooks": ["l04-30", "l04-33", "l04-36"],
+    "04_non_leaf_grads_and_hooks": ["l04-30", "l04-33", "l04-36", "l04-72"],
     "05_vector_jacobian_products": ["l05-29", "l05-32", "l05-35"],
     "06_inplace_and_versions": ["l06-38", "l06-41", "l06-44"],
     "07_retain_graph_and_higher_order": ["l07-30", "l07-33", "l07-36"],
