@@ -34,6 +34,7 @@ from ._generator import Generator, default_generator
 from ._tensor import Tensor
 from ._tensor_base import Size
 from ._tensor_str import get_printoptions, set_printoptions
+from ._views_inplace import bump_version
 from ._warn import mute_numpy_warnings
 from ._warn import warn as _warn
 from .creation import (
@@ -108,7 +109,7 @@ def _into(out: Tensor, result: Tensor, name: str) -> Tensor:
         out._data[...] = result._data
     else:  # PyTorch resizes ``out`` to the result's shape
         out._data = result._data.astype(out._data.dtype)
-    out._vc.value += 1
+    bump_version(out)
     return out
 
 

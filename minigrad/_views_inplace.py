@@ -102,7 +102,7 @@ class ViewsAndInplace:
                 self._refresh_view_grad_fn()
         out = cls.apply(self, *args)
         self._data = out._data
-        _bump_version(self)
+        bump_version(self)
         if out._grad_fn is not None:
             self._set_history(out._grad_fn)
         parent = self._view_fn
@@ -138,7 +138,7 @@ class ViewsAndInplace:
         if node is not None:
             _snapshot_saved_self(node, self)
         self._data[...] = out._data
-        _bump_version(self)
+        bump_version(self)
         if out._fw_grad is not None:  # forward AD: the tangent comes along
             core.registered["write_tangent"](self, out._fw_grad)
         if node is None:
@@ -221,7 +221,7 @@ _INFERENCE_INPLACE = (
 )
 
 
-def _bump_version(t: Tensor) -> None:
+def bump_version(t: Tensor) -> None:
     """Count an in-place change. An inference tensor has no version to count
     outside inference_mode: PyTorch refuses here, after the data is written."""
     if t._inference and not grad_mode.state.inference:

@@ -12,6 +12,7 @@ from . import grad_mode
 from ._generator import Generator, default_generator
 from ._tensor import Tensor
 from ._tensor_base import _shape_arg
+from ._views_inplace import bump_version
 from ._warn import warn
 from .ops._common import preserve_layout
 
@@ -413,7 +414,7 @@ def _fill_randomly(t: Tensor, values: np.ndarray) -> Tensor:
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
     t._data[...] = values
-    t._vc.value += 1
+    bump_version(t)
     return t
 
 

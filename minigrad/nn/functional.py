@@ -11,6 +11,7 @@ import numpy as np
 
 from .._generator import default_generator
 from .._tensor import Tensor
+from .._views_inplace import bump_version
 from ..ops import activation as AC
 from ..ops import arithmetic as A
 from ..ops import conv as CV
@@ -137,7 +138,7 @@ def _embedding_renorm_(
     norms = np.linalg.norm(w[rows], ord=norm_type, axis=1)
     big = norms > max_norm
     w[rows[big]] *= (max_norm / (norms[big] + 1e-7))[:, None]
-    weight._vc.value += 1
+    bump_version(weight)
 
 
 def layer_norm(

@@ -13,12 +13,13 @@ import numpy as np
 from .. import grad_mode
 from .._generator import default_generator
 from .._tensor import Tensor
+from .._views_inplace import bump_version
 
 
 def _write(tensor: Tensor, values: np.ndarray) -> Tensor:
     with grad_mode.no_grad():
         tensor._data[...] = values.astype(tensor._data.dtype, copy=False)
-        tensor._vc.value += 1
+        bump_version(tensor)
     return tensor
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import grad_mode
 from .._tensor import Tensor
+from .._views_inplace import bump_version
 from ..creation import tensor
 from ..nn.module import typename as _typename
 from ..nn.module import zero_grads
@@ -480,7 +481,7 @@ def _add_(p: Tensor, update: Tensor, alpha: float) -> None:
         return
     data = p._data
     data += update._data * alpha
-    p._vc.value += 1
+    bump_version(p)
 
 
 def _lerp_(start: Tensor, end: Tensor, weight: float) -> Tensor:

@@ -127,3 +127,15 @@ with torch.inference_mode():
         print("inference_mode(False) inside:", torch.is_grad_enabled(), (w * 2).grad_fn)
     print("back in inference_mode:", torch.is_grad_enabled())
 print("outside:", torch.is_grad_enabled(), torch.is_inference_mode_enabled())
+
+# every in-place write refuses an inference tensor outside (after writing, as
+# PyTorch's version bump does): out=, nn.init, random fills, an optimizer step
+with torch.inference_mode():
+    c = torch.ones(2)
+    q = torch.nn.Parameter(torch.ones(2))
+attempt("out=", lambda: torch.add(torch.ones(2), 1, out=c))
+attempt("nn.init.constant_", lambda: torch.nn.init.constant_(c, 3.0))
+attempt("uniform_", lambda: c.uniform_())
+q.grad = torch.ones(2)
+attempt("SGD step", lambda: torch.optim.SGD([q], lr=0.1).step())
+print("q after the step:", q)
