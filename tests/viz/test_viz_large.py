@@ -346,3 +346,59 @@ def test_identical_layers_fold_and_name_their_parameters(framework):
     src = d.source
     assert "each repeat has its own parameters: 8 not drawn" in src
     assert ">10.weight<" in src and ">0.weight<" in src and ">8.weight<" not in src
+
+
+def test_folding_random_programs_loses_no_node(framework):
+    """Seeded random programs (a random step repeated, shared weights,
+    split/cat, several outputs, random ops around): every grad_fn is drawn or
+    counted in a fold, every edge ends on a drawn node, and both views build."""
+    import random
+
+    from viz.graph import folded
+
+    rng = random.Random(0)
+    t = framework
+    ops = ["mul", "add", "tanh", "split", "output", "skip"]
+    folds = 0
+    for _ in range(40):
+        ws = [t.randn(3, requires_grad=True) for _ in range(rng.randint(1, 3))]
+        xs = [t.randn(3, requires_grad=True)]
+        outs = []
+
+        def apply(op: str, w, xs=xs, outs=outs) -> None:
+            a = xs[-1]
+            if op == "mul":
+                y = a * w
+            elif op == "add":
+                y = a + w
+            elif op == "tanh":
+                y = a.tanh()
+            elif op == "split":
+                p, q = a.split([1, 2])
+                y = t.cat([q * 2, p]) * w
+            elif op == "skip":
+                y = a + rng.choice(xs)  # reads an older value: breaks repeats
+            else:
+                y = a * 2
+                outs.append(y.sum())
+            xs.append(y)
+
+        step = [(rng.choice(ops), rng.choice(ws)) for _ in range(rng.randint(1, 3))]
+        for op, w in [(rng.choice(ops), rng.choice(ws)) for _ in range(3)]:
+            apply(op, w)
+        for _ in range(rng.randint(2, 8)):
+            for op, w in step:
+                apply(op, w)
+        apply(rng.choice(ops), rng.choice(ws))
+        outs.append(xs[-1].sum())
+        g = build_graph(outs)
+        f = folded(g, 2)
+        folds += len(f.folds)
+        assert len(f.functions) + sum(x.hidden for x in f.folds) == len(g.functions)
+        assert all(
+            e.src in f.functions and (e.dst is None or e.dst in f.functions)
+            for e in f.edges
+        )
+        assert viz.backward_graph(outs, fold=True).source
+        assert viz.forward_graph(outs, fold=True).source
+    assert folds >= 5  # the programs do repeat themselves
