@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as _np
 
+from . import _warn as _warn_state
 from . import autograd, utils
 from ._dtype import (
     bool,
@@ -350,11 +351,12 @@ def equal(a: Tensor, b: Tensor) -> bool:
 
 
 def set_warn_always(value: bool) -> None:
-    """Accepted for compatibility: minigrad's warnings always fire."""
+    """Make warnings PyTorch gives once per process fire every time."""
+    _warn_state.WARN_ALWAYS = True if value else False  # `bool` is the dtype here
 
 
 def is_warn_always_enabled() -> bool:
-    return True
+    return _warn_state.WARN_ALWAYS
 
 
 def is_anomaly_enabled() -> bool:

@@ -16,13 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from . import _device, _views_inplace, function
+from . import _device, _views_inplace, function, grad_mode
 from . import _dtype as dt
 from ._tensor_str import tensor_repr
 from ._views_inplace import (
     ViewsAndInplace,
 )
-from ._warn import warn
+from ._warn import warn, warn_once
 from .ops import _dims as _dims
 from .ops import activation as AC
 from .ops import arithmetic as A
@@ -210,11 +210,7 @@ class TensorBase(ViewsAndInplace):
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
-        if self.requires_grad:
-            warn(
-                "Converting a tensor with requires_grad=True to a scalar may lead "
-                "to unexpected behavior.\nConsider using tensor.detach() first."
-            )
+        warn_scalar_conversion(self)
         return float(self.item())
 
     def __int__(self) -> int:
@@ -1631,6 +1627,17 @@ class TensorBase(ViewsAndInplace):
 
 
 _OPERANDS = (TensorBase, *_NUMBER)  # what in-place operators accept
+
+
+def warn_scalar_conversion(t: Any) -> None:
+    """PyTorch warns, once per process and only while grad mode is on, when a
+    tensor that requires grad becomes a Python number (the graph is cut there)."""
+    if t.requires_grad and grad_mode.is_grad_enabled():
+        warn_once(
+            "scalar conversion",
+            "Converting a tensor with requires_grad=True to a scalar may lead "
+            "to unexpected behavior.\nConsider using tensor.detach() first.",
+        )
 
 
 def _shape_arg(shape: tuple, fn: str, arg: str = "size") -> tuple:

@@ -18,6 +18,19 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
     warnings.warn(message, category, stacklevel=level)
 
 
+_WARNED_ONCE: set[str] = set()
+# torch.set_warn_always(True) makes every warn-once warning fire each time
+WARN_ALWAYS = False
+
+
+def warn_once(key: str, message: str, category: type[Warning] = UserWarning) -> None:
+    """`warn` the first time only, per process, whatever Python's warning
+    filters say: PyTorch's TORCH_WARN_ONCE keeps that flag on its C++ side."""
+    if WARN_ALWAYS or key not in _WARNED_ONCE:
+        _WARNED_ONCE.add(key)
+        warn(message, category)
+
+
 def _in_minigrad(frame: Any) -> bool:
     return frame.f_globals.get("__name__", "").partition(".")[0] == "minigrad"
 

@@ -11,9 +11,8 @@ from . import _dtype as dt
 from . import grad_mode
 from ._generator import Generator, default_generator
 from ._tensor import Tensor
-from ._tensor_base import _shape_arg
+from ._tensor_base import _shape_arg, warn_scalar_conversion
 from ._views_inplace import bump_version
-from ._warn import warn
 from .ops._common import preserve_layout
 
 
@@ -80,11 +79,7 @@ def _element_scalar(t: Tensor, dtype: dt.dtype) -> Any:
         raise TypeError(
             "only integer tensors of a single element can be converted to an index"
         )
-    if t.requires_grad:
-        warn(
-            "Converting a tensor with requires_grad=True to a scalar may lead to "
-            "unexpected behavior.\nConsider using tensor.detach() first."
-        )
+    warn_scalar_conversion(t)
     return t._data.reshape(()).item()
 
 

@@ -19,7 +19,6 @@ one engine.
 from __future__ import annotations
 
 import heapq
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +27,7 @@ import numpy as np
 
 from . import function, grad_mode
 from ._dtype import from_numpy_dtype
+from ._warn import warn_once
 from .node import (
     AccumulateGrad,
     Node,
@@ -593,15 +593,14 @@ def backward(
 
 
 def _warn_create_graph() -> None:
-    warnings.warn(
+    warn_once(
+        "backward create_graph",
         "Using backward() with create_graph=True will create a reference cycle "
         "between the parameter and its gradient which can cause a memory leak. "
         "We recommend using autograd.grad when creating the graph to avoid this. "
         "If you have to use this function, make sure to reset the .grad fields "
         "of your parameters to None after use to break the cycle and avoid the "
         "leak.",
-        UserWarning,
-        stacklevel=4,
     )
 
 
