@@ -146,6 +146,33 @@ for _name in (
 del _name
 
 
+def _number_first(name: str) -> Any:
+    """``minigrad.mul(2, x)``: PyTorch wraps a Python number given as ``input``
+    into a 0-d tensor (``torch.pow(2, x)`` is its own overload, PowBackward2)."""
+    method = globals()[name]
+
+    def fn(input: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(input, Tensor):
+            if not isinstance(input, _op_rules._NUMBER):
+                raise TypeError(
+                    f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                    f"{type(input).__name__}"
+                )
+            if name == "pow" and args and isinstance(args[0], Tensor) and not kwargs:
+                return args[0].__rpow__(input)
+            input = _op_rules._scalar(input)
+        return method(input, *args, **kwargs)
+
+    fn.__name__ = name
+    fn.__doc__ = method.__doc__
+    return fn
+
+
+for _name in ("add", "sub", "mul", "div", "divide", "pow"):
+    globals()[_name] = _number_first(_name)
+del _name
+
+
 def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``input @ other`` (dot, mv, mm or batched by the ranks)."""
     result = _matmul(input, other)
@@ -300,8 +327,11 @@ def einsum(*args: Any) -> Tensor:
     return _einsum.einsum(*args)
 
 
-def where(condition: Tensor, input: Any, other: Any) -> Tensor:
-    """``input`` where ``condition`` holds, else ``other`` (numbers allowed)."""
+def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
+    """``input`` where ``condition`` holds, else ``other`` (numbers allowed);
+    ``where(condition)`` alone is ``condition.nonzero(as_tuple=True)``."""
+    if input is None and other is None:
+        return condition.nonzero(as_tuple=True)
     return C.where(condition, input, other)
 
 
@@ -334,8 +364,9 @@ def floor_divide(input: Any, other: Any) -> Tensor:
     return input.floor_divide(other) if isinstance(input, Tensor) else input // other
 
 
-def true_divide(a: Tensor, b: Any) -> Tensor:
-    return a / b
+def true_divide(input: Any, other: Any) -> Tensor:
+    """``div`` under its old name."""
+    return div(input, other)  # noqa: F821 - bound by _number_first above
 
 
 def is_floating_point(t: Tensor) -> bool:

@@ -265,7 +265,7 @@ class TensorBase(ViewsAndInplace):
             return A.Div.apply(self, other)
         return A.DivMode.apply(self, other, rounding_mode)
 
-    divide = div
+    divide = true_divide = div
 
     # ------------------------------------- remainder, fmod and floor division
     def remainder(self, other: Any) -> Tensor:
@@ -694,6 +694,10 @@ class TensorBase(ViewsAndInplace):
     def stride(self, dim: int | None = None) -> Any:
         """The steps between elements along each dim (in elements)."""
         steps = tuple(s // self._data.itemsize for s in self._data.strides)
+        if self._data.size == 0:  # numpy may say 0; PyTorch's are row-major,
+            # each step the product of the later sizes counted as at least 1
+            sizes = [max(n, 1) for n in self._data.shape]
+            steps = tuple(int(np.prod(sizes[i + 1 :])) for i in range(len(sizes)))
         if dim is None:
             return steps
         return steps[_dims.normalize_dims(dim, self._data.ndim)[0]]
@@ -1383,6 +1387,16 @@ class TensorBase(ViewsAndInplace):
     def t_(self) -> Tensor:
         return self._inplace_view(V.TInplace)
 
+    def unsqueeze_(self, dim: int) -> Tensor:
+        _dims.normalize_dims(dim, self._data.ndim + 1)  # range check
+        return self._inplace_view(V.UnsqueezeInplace, dim)
+
+    def squeeze_(self, dim: int | None = None) -> Tensor:
+        if dim is None:
+            return self._inplace_view(V.SqueezeInplace)
+        _dims.normalize_dims(dim, self._data.ndim)  # range check
+        return self._inplace_view(V.SqueezeDimInplace, dim)
+
     def permute(self, *dims: Any) -> Tensor:
         if not dims:
             raise TypeError('permute() missing 1 required positional arguments: "dims"')
@@ -1438,7 +1452,8 @@ class TensorBase(ViewsAndInplace):
 
     def __getitem__(self, key: Any) -> Tensor:
         """Basic indexing is a chain of views (select/slice/unsqueeze), as in
-        PyTorch; any list, array or tensor index makes one IndexBackward0 copy."""
+        PyTorch; any list, array or tensor index makes one IndexBackward0 copy,
+        of what the basic part of the key viewed first."""
         _check_index_items(key)
         if isinstance(key, (Tensor, list, np.ndarray)) and not _is_int_scalar(key):
             return self._index(key)
@@ -1448,13 +1463,16 @@ class TensorBase(ViewsAndInplace):
             if isinstance(key, slice):
                 return self._view(V.Slice, 0, key)
             key = (key,)
-        if any(
-            isinstance(k, (Tensor, list, np.ndarray)) and not _is_int_scalar(k)
-            for k in key
-        ):
-            return self._index(key)
+        if any(_is_advanced(k) for k in key):
+            return self._mixed_index(key)
+        out = self._basic_index(key)
+        return self._view(V.Alias) if out is self else out
+
+    def _basic_index(self, key: tuple) -> Tensor:
+        """The views a key of ints, slices, None and Ellipsis makes (``self``
+        when every item is a whole slice)."""
         out, dim = self, 0
-        n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+        n_real = sum(_consumed(k) for k in key)
         for k in key:
             if k is None:
                 out = out._view(V.Unsqueeze, dim)
@@ -1474,7 +1492,39 @@ class TensorBase(ViewsAndInplace):
                         f"too many indices for tensor of dimension {self._data.ndim}"
                     )
                 out = out._view(V.Select, dim, int(k))
-        return self._view(V.Alias) if out is self else out
+        return out
+
+    def _mixed_index(self, key: tuple) -> Tensor:
+        """PyTorch's order for a key with array items: the basic items first, as
+        views (``b[1:, [0]]`` is IndexBackward0 <- SliceBackward0, an int next to
+        an array is a select, not a broadcast index), then one index of what is
+        left; a bool is an unsqueeze indexed by ``[True]`` or ``[False]``."""
+        basic: list = []
+        advanced: list = []  # (dim of the viewed tensor, index)
+        dim, n_real = 0, sum(_consumed(k) for k in key)
+        for k in key:
+            if k is None or isinstance(k, (bool, np.bool_)):
+                basic.append(None)
+                if k is not None:
+                    advanced.append((dim, Tensor._make(np.array([bool(k)]), False)))
+                dim += 1
+            elif k is Ellipsis:
+                basic.append(k)
+                dim += self._data.ndim - n_real
+            elif _is_advanced(k):
+                n = _consumed(k)
+                basic.extend([slice(None)] * n)
+                advanced.append((dim, k))
+                dim += n
+            else:  # a slice keeps its dim, an int selects it away
+                basic.append(k)
+                dim += isinstance(k, slice)
+        viewed = self._basic_index(tuple(basic))
+        items: list = []
+        for d, k in advanced:
+            items.extend([slice(None)] * (d - len(items) - _taken(items)))
+            items.append(k)
+        return viewed._index(tuple(items))
 
     def _index(self, key: Any) -> Tensor:
         np_key = _numpy_key(key)
@@ -1499,9 +1549,13 @@ class TensorBase(ViewsAndInplace):
         if (
             isinstance(key, (Tensor, list, np.ndarray))
             and not _is_int_scalar(key)
+            or isinstance(key, (bool, np.bool_))
             or (
                 isinstance(key, tuple)
-                and any(isinstance(k, (Tensor, list, np.ndarray)) for k in key)
+                and any(
+                    isinstance(k, (Tensor, list, np.ndarray, bool, np.bool_))
+                    for k in key
+                )
             )
         ):
             self._inplace(IX.IndexPut, value, _numpy_key(key), False)
@@ -1678,6 +1732,29 @@ def _py_type_name(x: Any) -> str:
 
 def _is_int_scalar(k: Any) -> bool:
     return isinstance(k, Tensor) and k._data.ndim == 0 and k._data.dtype.kind in "iu"
+
+
+def _is_advanced(k: Any) -> bool:
+    """An index item PyTorch indexes with (an array, list or tensor that is
+    not a 0-d integer tensor, or a Python bool), not a view."""
+    if isinstance(k, (bool, np.bool_)):
+        return True
+    return isinstance(k, (Tensor, list, np.ndarray)) and not _is_int_scalar(k)
+
+
+def _consumed(k: Any) -> int:
+    """How many dims of the indexed tensor a key item uses up."""
+    if k is None or k is Ellipsis or isinstance(k, (bool, np.bool_)):
+        return 0
+    if isinstance(k, (Tensor, list, np.ndarray)) and not _is_int_scalar(k):
+        arr = k._data if isinstance(k, Tensor) else np.asarray(k)
+        return arr.ndim if arr.dtype == np.bool_ else 1
+    return 1
+
+
+def _taken(items: list) -> int:
+    """The dims the mask items in ``items`` use beyond their one slot."""
+    return sum(_consumed(k) - 1 for k in items if not isinstance(k, slice))
 
 
 _INDEX_ITEM = (int, np.integer, np.bool_, slice, list, np.ndarray, str)

@@ -148,7 +148,11 @@ class Index(Op):
         # the index tensors are saved, so backward frees them like any other
         ctx.save_for_backward(*[t for t in indices if t is not None])
         try:
-            return np.array(a._data[key])
+            # a contiguous input gives a contiguous result in PyTorch (numpy
+            # would put a[..., idx]'s indexed dim first in memory); another
+            # layout keeps numpy's order, which PyTorch's only approximates
+            order = "C" if a._data.flags.c_contiguous else "K"
+            return np.array(a._data[key], order=order)
         except IndexError as e:  # numpy says "axis" where PyTorch says "dimension"
             raise IndexError(str(e).replace(" axis ", " dimension ")) from None
 

@@ -351,7 +351,7 @@ class Logsumexp(Op):
 
 # ------------------------------------------------------------------------ norm
 class VectorNorm(Op):
-    """d ‖a‖_p = g * a / ‖a‖ for p = 2, g * sign(a) for p = 1, shared by the
+    """d ‖a‖_p = g * a / ‖a‖ for p = 2, g * sgn(a) for p = 1, shared by the
     largest |a| for p = inf, g * a |a|^(p-2) / ‖a‖^(p-1) otherwise"""
 
     node_name, saved = "LinalgVectorNormBackward0", ("self", "result")
@@ -412,9 +412,9 @@ class VectorNorm(Op):
                 ax = np.abs(x)
                 mask = (ax == r) | np.isnan(ax)
                 share = (mask / mask.sum(axis=ctx.dims, keepdims=True)).astype(x.dtype)
-                grad = f.sign(a) * (g * f.constant(share, g))
+                grad = f.sgn(a) * (g * f.constant(share, g))
             elif p == 1:
-                grad = f.sign(a) * g
+                grad = f.sgn(a) * g
             elif p == 2:
                 grad = g * f.masked_fill(a / result, r == 0, 0)
             else:

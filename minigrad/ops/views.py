@@ -17,7 +17,9 @@ Classes (and the node each records):
     Permute            PermuteBackward0
     Expand             ExpandBackward0
     Unsqueeze          UnsqueezeBackward0
+    UnsqueezeInplace   UnsqueezeBackward1
     Squeeze            SqueezeBackward0
+    SqueezeInplace     SqueezeBackward3
     SqueezeDim         SqueezeBackward1
     SqueezeDimInplace  SqueezeBackward4
     Select             SelectBackward0
@@ -248,6 +250,12 @@ class Unsqueeze(Op):
         return f.squeeze_dim(g, ctx.axis), None
 
 
+class UnsqueezeInplace(Unsqueeze):
+    """d a.unsqueeze_(d) = g.squeeze(d)"""
+
+    node_name, saved_attrs = "UnsqueezeBackward1", Unsqueeze.saved_attrs
+
+
 class Squeeze(Op):
     """d a.squeeze() = g reshaped back"""
 
@@ -265,6 +273,12 @@ class Squeeze(Op):
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
         return f.reshape(g, ctx.self_sym_sizes)
+
+
+class SqueezeInplace(Squeeze):
+    """d a.squeeze_() = g reshaped back"""
+
+    node_name, saved_attrs = "SqueezeBackward3", Squeeze.saved_attrs
 
 
 class SqueezeDim(Op):

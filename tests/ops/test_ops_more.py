@@ -1156,6 +1156,9 @@ INPLACE = {
         lambda T, a: _on_view(a, lambda v: v.masked_fill_(v > 0, 9.0)),
         (2, 3),
     ),
+    "unsqueeze_": (lambda T, a: (a * 1).unsqueeze_(1) * a, (3,)),
+    "squeeze_": (lambda T, a: (a * 1).squeeze_() * a[0], (1, 3)),
+    "squeeze_dim_": (lambda T, a: (a * 1).squeeze_(-1).exp(), (3, 1)),
 }
 
 
