@@ -15,6 +15,7 @@ were taken this way.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -185,6 +186,12 @@ def test_saved_notebook_shows_the_picture_without_its_widget(
     expect(page.locator(".mg-stepper")).to_have_count(1, timeout=UI_TIMEOUT_MS)
     goto_step(page, 2)
     assert page.evaluate(PICTURE) == []  # live: the widget, not its picture
+    # the (hidden) picture follows the frame on display: saved, it shows step 2
+    page.wait_for_function(
+        "() => document.querySelector('.mg-picture')?.textContent"
+        ".includes('step 2 of')",
+        timeout=UI_TIMEOUT_MS,
+    )
     lab.menu(page, "File", "Save Notebook")
     expect(page.locator(".jp-mod-dirty")).to_have_count(0, timeout=10_000)
     lab.menu(page, "Kernel", "Shut Down Kernel")
@@ -194,6 +201,14 @@ def test_saved_notebook_shows_the_picture_without_its_widget(
         timeout=UI_TIMEOUT_MS,
     )
     page.close()
+    saved = json.loads((lab.root / "seed.ipynb").read_text(encoding="utf-8"))
+    pictures = [
+        "".join(out["data"]["text/plain"])
+        for cell in saved["cells"]
+        for out in cell.get("outputs", [])
+        if "mg-picture" in "".join(out.get("data", {}).get("text/html", ""))
+    ]
+    assert len(pictures) == 1 and pictures[0].startswith("step 2 of"), pictures
 
     # Reopened: the outputs are there, their widget models are not.
     again = browser.new_page(viewport={"width": 1366, "height": 768})

@@ -29,7 +29,9 @@ def test_display_puts_the_picture_before_the_widget(
     from viz.widgets.stepper_widget import PICTURE_CSS
 
     shown: list[Any] = []
-    monkeypatch.setattr(IPython.display, "display", lambda b, raw: shown.append(b))
+    monkeypatch.setattr(
+        IPython.display, "display", lambda b, raw, **kw: shown.append(b)
+    )
     stepper = seed()
     stepper.next()
     stepper._ipython_display_()
@@ -43,3 +45,42 @@ def test_display_puts_the_picture_before_the_widget(
     assert re.search(r'class="[^"]*\bmg-running\b', picture["image/svg+xml"])
     assert picture["text/plain"].startswith("step 1 of ")
     stepper.widget().close()
+
+
+class _Handle:
+    """Stands in for IPython's DisplayHandle: records what it was updated to."""
+
+    def __init__(self) -> None:
+        self.updates: list[dict] = []
+
+    def update(self, bundle: dict, raw: bool) -> None:
+        self.updates.append(bundle)
+
+
+def test_the_picture_follows_the_frame_on_display(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("anywidget")
+    import IPython.display
+
+    handle = _Handle()
+
+    def display(bundle: dict, raw: bool, display_id: bool = False) -> Any:
+        return handle if display_id else None
+
+    monkeypatch.setattr(IPython.display, "display", display)
+    stepper = seed()
+    widget = stepper.widget()
+    stepper._ipython_display_()
+    widget.next_button.click()
+    assert handle.updates[-1]["text/plain"].startswith("step 1 of ")
+    assert handle.updates[-1]["image/svg+xml"] == stepper.picture()
+    widget.play.playing = True  # while playing: no picture a step
+    seen = len(handle.updates)
+    widget.next_button.click()
+    assert len(handle.updates) == seen
+    widget.play.playing = False  # stopped: the picture catches up
+    assert handle.updates[-1]["text/plain"].startswith("step 2 of ")
+    widget.close()
+    widget.refresh()  # closed: nothing more is sent
+    assert handle.updates[-1]["text/plain"].startswith("step 2 of ")

@@ -92,6 +92,7 @@ class StepperWidget(w.VBox):
         self.graph.observe(self._on_select, "selected")
         self.graph.observe(self._on_theme, "page_theme")
         self.graph.on_msg(self._on_key)
+        self.play.observe(self._on_playing, "playing")
 
         wrap = w.Layout(flex_flow="row wrap", align_items="center", width="100%")
         super().__init__(
@@ -111,6 +112,7 @@ class StepperWidget(w.VBox):
             ]
         )  # fmt: skip
         self._updating = False
+        self._picture: Any = None  # display handle of the picture output
         self.refresh()
 
     # ------------------------------------------------------------ callbacks
@@ -136,6 +138,7 @@ class StepperWidget(w.VBox):
             with self.graph.hold_sync():
                 self._show_svg()
                 self.graph.view = self.view_name
+            self._update_picture()
 
         self._safely(switch)
 
@@ -196,6 +199,18 @@ class StepperWidget(w.VBox):
         if s.error and s.position == s.step:
             state = "stopped by an error"
         self.status.value = f"<b>step {s.position} of {s.total}</b> ({state})"
+        self._update_picture()
+
+    def _update_picture(self) -> None:
+        """Keep the picture output at the frame on display, so a notebook saved
+        mid-pass shows that step. Not while playing (a large SVG a step, for a
+        picture the live widget hides): once, when playing stops."""
+        if self._picture is not None and not self.play.playing:
+            self._picture.update(self.picture_bundle(), raw=True)
+
+    def _on_playing(self, change: dict) -> None:
+        if not change["new"]:
+            self._safely(self._update_picture)
 
     def _panel(self) -> dict:
         selected = self.graph.selected  # a node or tensor id, in either view
@@ -210,6 +225,7 @@ class StepperWidget(w.VBox):
     def close(self) -> None:
         """Close the widget and every control in it (the stepper then makes a
         new widget when it is displayed again)."""
+        self._picture = None
         for child in [*_tree(self), *self._links]:
             if child is not self:
                 child.close()
@@ -234,7 +250,7 @@ class StepperWidget(w.VBox):
         """
         from IPython.display import display
 
-        display(self.picture_bundle(), raw=True)
+        self._picture = display(self.picture_bundle(), raw=True, display_id=True)
         display(self._repr_mimebundle_(), raw=True)
 
     def picture_bundle(self) -> dict[str, str]:
