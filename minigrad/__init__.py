@@ -161,6 +161,11 @@ def _number_first(name: str) -> Any:
             if name == "pow" and args and isinstance(args[0], Tensor) and not kwargs:
                 return args[0].__rpow__(input)
             input = _op_rules._scalar(input)
+        if args and name != "pow" and not isinstance(args[0], _OTHER):
+            raise TypeError(  # the method counts from self, the function does not
+                f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                f"{type(args[0]).__name__}"
+            )
         return method(input, *args, **kwargs)
 
     fn.__name__ = name
@@ -168,6 +173,7 @@ def _number_first(name: str) -> Any:
     return fn
 
 
+_OTHER = (Tensor, *_op_rules._NUMBER)
 for _name in ("add", "sub", "mul", "div", "divide", "pow"):
     globals()[_name] = _number_first(_name)
 del _name

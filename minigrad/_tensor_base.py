@@ -204,17 +204,24 @@ class TensorBase(ViewsAndInplace):
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise RuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous"
-            )
+            amount = "no values" if self._data.size == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
         return bool(self._data.reshape(()))
+
+    def _python_scalar(self) -> Any:
+        """The one number ``float(t)``/``int(t)`` read (PyTorch's ValueError)."""
+        if self._data.size != 1:
+            raise ValueError(
+                "only one element tensors can be converted to Python scalars"
+            )
+        return self.item()
 
     def __float__(self) -> float:
         warn_scalar_conversion(self)
-        return float(self.item())
+        return float(self._python_scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._python_scalar())
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
@@ -1072,16 +1079,39 @@ class TensorBase(ViewsAndInplace):
         return self._extreme(O.MinAll, O.MinDim, dim, keepdim)
 
     def amax(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+        self._check_extreme_dims("amax", dim)
         return O.Amax.apply(self, dim, keepdim)
 
     def amin(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+        self._check_extreme_dims("amin", dim)
         return O.Amin.apply(self, dim, keepdim)
 
     def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        self._check_extreme_dims("argmax", dim)
         return O.argmax(self, dim, keepdim)
 
     def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        self._check_extreme_dims("argmin", dim)
         return O.argmax(self, dim, keepdim, np.argmin)
+
+    def _check_extreme_dims(self, name: str, dim: Any) -> None:
+        """An empty tensor has no max: PyTorch's errors (amax's a RuntimeError,
+        argmax's an IndexError) instead of numpy's."""
+        x = self._data
+        if x.size:
+            return
+        if dim is None or dim == () or dim == []:
+            tail = "" if name.startswith("arg") else _SPECIFY_DIM
+            error = IndexError if name.startswith("arg") else RuntimeError
+            raise error(
+                f"{name}(): Expected reduction dim to be specified for "
+                f"input.numel() == 0.{tail}"
+            )
+        for d in _dims.normalize_dims(dim, x.ndim):
+            if x.ndim and x.shape[d] == 0:
+                raise IndexError(
+                    f"{name}(): Expected reduction dim {d} to have non-zero size."
+                )
 
     def _var_args(self, dim: Any, unbiased: Any, correction: Any) -> tuple:
         if isinstance(dim, bool):  # var(True): the ``unbiased`` overload
@@ -1400,7 +1430,10 @@ class TensorBase(ViewsAndInplace):
     def permute(self, *dims: Any) -> Tensor:
         if not dims:
             raise TypeError('permute() missing 1 required positional arguments: "dims"')
-        return self._view(V.Permute, _shape_arg(dims, "permute", "dims"))
+        dims = _shape_arg(dims, "permute", "dims")
+        if len(set(_dims.normalize_dims(dims, self._data.ndim))) != len(dims):
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
+        return self._view(V.Permute, dims)
 
     def expand(self, *shape: Any) -> Tensor:
         shape = list(_shape_arg(shape, "expand"))
@@ -1757,6 +1790,7 @@ def _taken(items: list) -> int:
     return sum(_consumed(k) - 1 for k in items if not isinstance(k, slice))
 
 
+_SPECIFY_DIM = " Specify the reduction dim with the 'dim' argument."
 _INDEX_ITEM = (int, np.integer, np.bool_, slice, list, np.ndarray, str)
 
 

@@ -153,6 +153,8 @@ def _sizes(sizes: tuple, size: Any) -> tuple:
 def _shape(size: tuple, fn: str) -> tuple:
     """The ints of a constructor's shape, none negative (PyTorch's checks)."""
     shape = _shape_arg(size, fn)
+    if fn == "zeros" and min(shape, default=0) < 0:  # zeros checks on its own
+        raise RuntimeError("zeros: Dimension size must be non-negative.")
     for n in shape:
         if n < 0:
             raise RuntimeError(
@@ -289,6 +291,8 @@ def arange(
 ) -> Tensor:
     if end is None:
         start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
     if dtype is None:
         is_float = any(isinstance(v, float) for v in (start, end, step))
         dtype = dt.default_float if is_float else dt.int64

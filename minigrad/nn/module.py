@@ -213,8 +213,9 @@ class Module:
     def _check_name(self, name: Any, kind: str) -> None:
         if not isinstance(name, str):
             raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
-        if "." in name:
-            raise KeyError(f'{kind} name can\'t contain ".", got: {name}')
+        if "." in name:  # (only add_module's message names it, as in PyTorch)
+            got = f", got: {name}" if kind == "module" else ""
+            raise KeyError(f'{kind} name can\'t contain "."{got}')
         if name == "":
             raise KeyError(f'{kind} name can\'t be empty string ""')
         if hasattr(self, name) and name not in self.__dict__[f"_{kind}s"]:

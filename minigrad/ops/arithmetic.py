@@ -381,6 +381,9 @@ class PowScalar(Op):
     def forward(ctx: Ctx, a: Any, exponent: Any) -> Any:
         ctx.exponent = exponent
         ctx.save_for_backward(a)
+        integral = a._data.dtype.kind in "iub"
+        if integral and isinstance(exponent, (int, np.integer)) and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
         out = a._data**exponent
         return out if out.dtype == a._data.dtype else float_out(out, a, exponent)
 

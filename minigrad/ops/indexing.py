@@ -504,6 +504,8 @@ class IndexSelect(Op):
         n = x.shape[d] if x.ndim else 1
         bad = (idx < 0) | (idx >= n)
         if bad.any():
+            if x.ndim <= 1 or d == 0:  # PyTorch's kernels word it by path
+                raise IndexError("index out of range in self")
             raise RuntimeError(
                 f"INDICES element is out of DATA bounds, id={int(idx[bad][0])} "
                 f"axis_dim={n}"
@@ -544,6 +546,8 @@ class IndexAdd(Op):
         n = x.shape[d] if x.ndim else 1
         bad = (idx < 0) | (idx >= n)
         if bad.any():
+            if x.ndim <= 1:  # the vector kernel's words
+                raise IndexError("index out of range in self")
             raise RuntimeError(
                 f"index {int(idx[bad][0])} is out of bounds for dimension {d} "
                 f"with size {n}"

@@ -67,7 +67,7 @@ class SumDim(Op):
         x = a._data
         ctx.dim = tuple(f.u64(d) for d in ((dim,) if isinstance(dim, int) else dim))
         ctx.dims = (
-            normalize_dims(dim, x.ndim) if x.ndim else normalize_dims(dim, 0)[:0]
+            reduce_dims(dim, x.ndim) if x.ndim else reduce_dims(dim, 0)[:0]
         )  # 0-d: check only
         ctx.keepdim, ctx.self_sym_sizes = keepdim, x.shape
         axes = ctx.dims if dim not in ((), []) else None  # no dims means all dims

@@ -42,6 +42,11 @@ from ._common import Ctx, Grad, Op
 def view_shape(shape: Any, numel: int) -> tuple[int, ...]:
     """Resolve one ``-1`` in a requested shape, with PyTorch's error."""
     shape = tuple(int(s) for s in shape)
+    for i, s in enumerate(shape):
+        if s < -1:
+            raise RuntimeError(
+                f"invalid shape dimension {s} at index {i} of shape {list(shape)}"
+            )
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
     if -1 in shape:

@@ -1,0 +1,121 @@
+"""Misuse in PyTorch's words (issue #16): each scenario does one wrong thing
+under PyTorch 2.13 and under minigrad; the exception's type and message must
+agree ("torch" read as "minigrad"), and the tensors it touched keep their
+values, ``_version`` and ``.grad``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import minigrad
+
+torch = pytest.importorskip("torch")
+
+Scenario = Callable[[Any], tuple[list, Callable[[], Any]]]
+
+
+def _leaf(T: Any, *shape: int) -> Any:
+    return T.arange(float(np.prod(shape))).reshape(*shape).requires_grad_()
+
+
+def _with_grad(T: Any) -> Any:
+    w = T.ones(3, requires_grad=True)
+    (w * 2).sum().backward()
+    return w
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "index_select_range": lambda T: (
+        [a := T.ones(3)],
+        lambda: a.index_select(0, T.tensor([5])),
+    ),
+    "gather_range": lambda T: (
+        [a := T.ones(2, 3)],
+        lambda: a.gather(1, T.tensor([[7]])),
+    ),
+    "index_select_range_dim0": lambda T: (
+        [a := T.ones(2, 3)],
+        lambda: a.index_select(0, T.tensor([-1])),
+    ),
+    "index_add_range": lambda T: (
+        [a := T.zeros(3)],
+        lambda: a.index_add_(0, T.tensor([4]), T.ones(1)),
+    ),
+    "add_list": lambda T: ([a := T.ones(2)], lambda: T.add(a, [1, 2])),
+    "int_multi": lambda T: ([a := T.ones(2)], lambda: int(a)),
+    "float_empty": lambda T: ([a := T.ones(0)], lambda: float(a)),
+    "bool_multi": lambda T: ([a := T.ones(2)], lambda: bool(a)),
+    "int_negative_pow": lambda T: (
+        [a := T.tensor([2, 3])],
+        lambda: a**-1,
+    ),
+    "setitem_shape": lambda T: (
+        [a := T.zeros(2, 3)],
+        lambda: a.__setitem__(0, T.ones(2)),
+    ),
+    "duplicate_dims": lambda T: ([a := T.ones(2, 3)], lambda: a.sum((0, 0))),
+    "permute_repeat": lambda T: ([a := T.ones(2, 3)], lambda: a.permute(0, 0)),
+    "amax_empty": lambda T: ([a := T.ones(0)], lambda: a.amax()),
+    "amin_empty_dim": lambda T: ([a := T.ones(0, 3)], lambda: a.amin(0)),
+    "argmin_empty_dim": lambda T: ([a := T.ones(3, 0)], lambda: a.argmin(-1)),
+    "argmax_empty": lambda T: ([a := T.ones(0)], lambda: a.argmax()),
+    "broadcast": lambda T: ([a := T.ones(2, 3)], lambda: a + T.ones(4)),
+    "broadcast_inplace": lambda T: ([a := T.ones(3)], lambda: a.add_(T.ones(2, 3))),
+    "zeros_negative": lambda T: ([], lambda: T.zeros(-1)),
+    "ones_negative": lambda T: ([], lambda: T.ones(2, -1)),
+    "float_multi": lambda T: ([a := T.ones(2)], lambda: float(a)),
+    "bool_empty": lambda T: ([a := T.ones(0)], lambda: bool(a)),
+    "pow_negative_method": lambda T: ([a := T.tensor([2])], lambda: a.pow(-2)),
+    "arange_float_step_0": lambda T: ([], lambda: T.arange(0.0, 1.0, 0.0)),
+    "view_minus_2": lambda T: ([a := T.ones(6)], lambda: a.view(3, -2)),
+    "view_two_inferred": lambda T: ([a := T.ones(6)], lambda: a.view(-1, -1)),
+    "buffer_dot": lambda T: ([], lambda: T.nn.Module().register_buffer("a.b", None)),
+    "module_dot": lambda T: ([], lambda: T.nn.Module().add_module("a.b", None)),
+    "mul_list": lambda T: ([a := T.ones(2)], lambda: T.mul(a, [1, 2])),
+    "add_list_method": lambda T: ([a := T.ones(2)], lambda: a.add([1, 2])),
+    "arange_step_0": lambda T: ([], lambda: T.arange(0, 3, 0)),
+    "view_float": lambda T: ([a := T.ones(6)], lambda: a.view(2.5)),
+    "reshape_minus_2": lambda T: ([a := T.ones(6)], lambda: a.reshape(-2, 3)),
+    "register_parameter_dot": lambda T: (
+        [],
+        lambda: T.nn.Module().register_parameter("a.b", None),
+    ),
+    "grad_kept_on_error": lambda T: (
+        [w := _with_grad(T)],
+        lambda: (w * T.ones(2)).sum().backward(),
+    ),
+    "inplace_leaf": lambda T: ([a := _leaf(T, 3)], lambda: a.add_(1)),
+    "mm_shapes": lambda T: ([a := _leaf(T, 2, 3)], lambda: a @ T.ones(2, 3)),
+}
+
+
+def _outcome(T: Any, name: str) -> tuple[str, list]:
+    touched, action = SCENARIOS[name](T)
+    before = [_state(t) for t in touched]
+    try:
+        action()
+        message = "no error"
+    except Exception as e:  # the scenario's error is what is compared
+        message = f"{type(e).__name__}: {e}"
+    after = [_state(t) for t in touched]
+    assert before == after, f"{name}: the error changed a tensor"
+    return re.sub(r"\btorch\b", "minigrad", message), after
+
+
+def _state(t: Any) -> tuple:
+    grad = None if t.grad is None else t.grad.tolist()
+    return t.detach().tolist(), t._version, grad
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_misuse_matches_torch(name: str) -> None:
+    expected, state_torch = _outcome(torch, name)
+    got, state_minigrad = _outcome(minigrad, name)
+    assert expected != "no error", f"{name} is not a misuse under PyTorch"
+    assert got == expected
+    assert state_minigrad == state_torch
