@@ -79,6 +79,7 @@ class Sub(BinaryOp):
 
     @staticmethod
     def forward(ctx: Ctx, a: Any, b: Any, alpha: Any = 1) -> Any:
+        _no_bool_sub(a._data, b._data)
         ctx.alpha = alpha
         bd = operand(b, a) if alpha == 1 else b._data * alpha
         return binary_out(a._data - bd, a, b)
@@ -97,6 +98,7 @@ class RsubTensor(BinaryOp):
 
     @staticmethod
     def forward(ctx: Ctx, a: Any, b: Any, alpha: Any = 1) -> Any:
+        _no_bool_sub(a._data, b._data)
         ctx.alpha = alpha
         ad = a._data if alpha == 1 else a._data * alpha
         return binary_out(b._data - ad, a, b)
@@ -113,6 +115,7 @@ class RsubScalar(Op):
 
     @staticmethod
     def forward(ctx: Ctx, a: Any, other: Any, alpha: Any = 1) -> Any:
+        _no_bool_sub(a._data, np.asarray(other))
         ctx.alpha = alpha
         out = other - a._data * alpha
         return out if out.dtype == a._data.dtype else float_out(out, a, other)
@@ -329,6 +332,22 @@ def scalar_values(ufunc: Any, a: Any, s: Any) -> np.ndarray:
     return modulo(ufunc, a, _scalar(s))
 
 
+def _no_bool_sub(x: np.ndarray, y: np.ndarray) -> None:
+    """PyTorch refuses ``-`` with a bool operand (numpy's words differ)."""
+    bools = (x.dtype == np.bool_) + (y.dtype == np.bool_)
+    if bools == 2:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead."
+        )
+    if bools:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If "
+            "you are trying to invert a mask, use the `~` or `logical_not()` "
+            "operator instead."
+        )
+
+
 class NotDifferentiable(Op):
     """An op PyTorch has no derivative for (``a // b``, ``2 % a``): it is
     recorded, with edges to the operands that require grad only, and backward
@@ -365,6 +384,12 @@ class Neg(Op):
 
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
+        if a._data.dtype == np.bool_:
+            raise RuntimeError(
+                "Negation, the `-` operator, on a bool tensor is not supported. If "
+                "you are trying to invert a mask, use the `~` or `logical_not()` "
+                "operator instead."
+            )
         return -a._data
 
     @staticmethod
