@@ -14,6 +14,7 @@ later display of the stepper makes a new widget.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import traceback
 from collections.abc import Callable
@@ -30,6 +31,8 @@ from .roles import role_legend_html
 # the widget renderer gave up: "Error displaying widget: model not found" is
 # the text of its panel, which then (and only then) has the class
 # jupyter-widgets itself. (`:has` cannot nest, hence no test for "text only".)
+PICTURE_DELAY_S = 0.4  # after the last move, the saved picture catches up
+
 PICTURE_CSS = (
     ".jp-OutputArea-child:has(.mg-picture):has(+ .jp-OutputArea-child .mg-stepper)"
     "{display:none}"
@@ -113,6 +116,7 @@ class StepperWidget(w.VBox):
         )  # fmt: skip
         self._updating = False
         self._picture: Any = None  # display handle of the picture output
+        self._picture_timer: asyncio.TimerHandle | None = None
         self.refresh()
 
     # ------------------------------------------------------------ callbacks
@@ -203,10 +207,27 @@ class StepperWidget(w.VBox):
 
     def _update_picture(self) -> None:
         """Keep the picture output at the frame on display, so a notebook saved
-        mid-pass shows that step. Not while playing (a large SVG a step, for a
-        picture the live widget hides): once, when playing stops."""
-        if self._picture is not None and not self.play.playing:
-            self._picture.update(self.picture_bundle(), raw=True)
+        mid-pass shows that step. The picture of a large graph is ~1 MB and
+        takes ~10 ms to make, for an output the live widget hides: so it is
+        sent once the student pauses (`PICTURE_DELAY_S` after the last move,
+        in the kernel's event loop), not on every step or while playing."""
+        if self._picture is None or self.play.playing:
+            return
+        if self._picture_timer is not None:
+            self._picture_timer.cancel()
+            self._picture_timer = None
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (not in a kernel): at once
+            self._send_picture()
+            return
+        self._picture_timer = loop.call_later(PICTURE_DELAY_S, self._send_picture)
+
+    def _send_picture(self) -> None:
+        self._picture_timer = None
+        handle = self._picture
+        if handle is not None and self.comm is not None:
+            self._safely(lambda: handle.update(self.picture_bundle(), raw=True))
 
     def _on_playing(self, change: dict) -> None:
         if not change["new"]:
@@ -226,6 +247,8 @@ class StepperWidget(w.VBox):
         """Close the widget and every control in it (the stepper then makes a
         new widget when it is displayed again)."""
         self._picture = None
+        if self._picture_timer is not None:
+            self._picture_timer.cancel()
         for child in [*_tree(self), *self._links]:
             if child is not self:
                 child.close()
