@@ -437,13 +437,28 @@ class TensorBase(ViewsAndInplace):
     eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
 
     def __invert__(self) -> Tensor:
+        if self._data.dtype.kind == "f":
+            raise TypeError(
+                "~ (operator.invert) is only implemented on integer and Boolean-type "
+                "tensors"
+            )
         return Tensor._make(np.invert(self._data), False)
 
     def __and__(self, other: Any) -> Tensor:
-        return self._compare(other, np.bitwise_and)
+        return self._bitwise(other, np.bitwise_and, "bitwise_and")
 
     def __or__(self, other: Any) -> Tensor:
-        return self._compare(other, np.bitwise_or)
+        return self._bitwise(other, np.bitwise_or, "bitwise_or")
+
+    def _bitwise(self, other: Any, ufunc: Any, name: str) -> Tensor:
+        """``&``/``|``: integer and bool tensors only, with PyTorch's kernel
+        error for a floating result (numpy's words differ)."""
+        result = dt.result_type(self, other)
+        if result.is_floating_point:
+            raise NotImplementedError(
+                f"\"{name}_cpu\" not implemented for '{result._scalar_type}'"
+            )
+        return self._compare(other, ufunc)
 
     def equal(self, other: Tensor) -> bool:
         return self.shape == other.shape and bool(np.all(self._data == other._data))
