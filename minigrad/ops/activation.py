@@ -352,7 +352,7 @@ def softplus_backward(g: Any, x: Any, beta: Any, threshold: Any) -> Any:
 
 class SoftplusBackward(Op):
     """d softplus_backward(g, x) = (softplus_backward(gg, x),
-    gg * g * beta s (1 - s), 0 past the threshold)   with s = sigmoid(beta x)"""
+    gg * g * beta s (1 - s), 0 from the threshold on)   with s = sigmoid(beta x)"""
 
     node_name, saved = "SoftplusBackwardBackward0", ("grad_output", "self")
     saved_attrs = ("beta", "threshold")
@@ -371,7 +371,9 @@ class SoftplusBackward(Op):
         d_x = None
         if need_x:
             s = _softplus_sigmoid(x, beta)
-            curve = f.where(f.data(x) * beta > threshold, 0.0, s * (1 - s) * beta)
+            # strictly below: at beta x == threshold PyTorch's double backward
+            # gives 0 although its forward is still the curve there
+            curve = f.where(f.data(x) * beta < threshold, s * (1 - s) * beta, 0.0)
             d_x = gg * g * curve
         d_g = softplus_backward(gg, x, beta, threshold) if need_g else None
         return d_g, d_x, None, None
