@@ -110,9 +110,9 @@ def _operand_tensor(value: Any) -> Tensor | None:
 class TensorBase(ViewsAndInplace):
     """The methods of ``Tensor`` that bind ops (``Tensor`` adds autograd's)."""
 
+    # ------------------------------------------------------------------- basics
     __slots__ = ()
 
-    # ------------------------------------------------------------------- basics
     @property
     def shape(self) -> Size:
         return Size(self._data.shape)
@@ -252,7 +252,7 @@ class TensorBase(ViewsAndInplace):
         loads as a leaf, as PyTorch's saved tensors do."""
         return (_rebuild_tensor, (type(self), self._data, self.requires_grad))
 
-    # -------------------------------------------------------------- arithmetic
+    # ------------------------------------------- arithmetic (ops/arithmetic.py)
     def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
         if alpha == 1:
             return A.Add.apply(self, _as_tensor(other, "add"))
@@ -272,9 +272,8 @@ class TensorBase(ViewsAndInplace):
             return A.Div.apply(self, other)
         return A.DivMode.apply(self, other, rounding_mode)
 
-    divide = true_divide = div
+    divide = div
 
-    # ------------------------------------- remainder, fmod and floor division
     def remainder(self, other: Any) -> Tensor:
         """``self mod other`` with the divisor's sign, as Python's ``%``."""
         if isinstance(other, _NUMBER):
@@ -434,7 +433,12 @@ class TensorBase(ViewsAndInplace):
     def __ge__(self, other: Any) -> Tensor:
         return self._compare(other, np.greater_equal)
 
-    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+    eq = __eq__
+    ne = __ne__
+    lt = __lt__
+    le = __le__
+    gt = __gt__
+    ge = __ge__
 
     def __invert__(self) -> Tensor:
         if self._data.dtype.kind == "f":
@@ -466,189 +470,6 @@ class TensorBase(ViewsAndInplace):
     def allclose(self, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8) -> bool:
         return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol))
 
-    # ------------------------------------------------------------ math functions
-    def exp(self) -> Tensor:
-        return U.Exp.apply(self)
-
-    def log(self) -> Tensor:
-        return U.Log.apply(self)
-
-    def tanh(self) -> Tensor:
-        return AC.Tanh.apply(self)
-
-    def sigmoid(self) -> Tensor:
-        return AC.Sigmoid.apply(self)
-
-    def relu(self) -> Tensor:
-        return AC.Relu.apply(self)
-
-    def reciprocal(self) -> Tensor:
-        return U.Reciprocal.apply(self)
-
-    def sqrt(self) -> Tensor:
-        return U.Sqrt.apply(self)
-
-    def abs(self) -> Tensor:
-        return U.Abs.apply(self)
-
-    __abs__ = abs
-
-    def sin(self) -> Tensor:
-        return U.Sin.apply(self)
-
-    def cos(self) -> Tensor:
-        return U.Cos.apply(self)
-
-    def sign(self) -> Tensor:
-        return U.Sign.apply(self)
-
-    def sgn(self) -> Tensor:
-        return U.Sgn.apply(self)
-
-    def sum(
-        self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
-    ) -> Tensor:
-        # a dtype casts inside the op (no ToCopy node), as in PyTorch
-        if dtype is not None:
-            if dim is None:
-                return R.Sum.apply(self, dtype.np)
-            return R.SumDim.apply(self, dim, keepdim, dtype.np)
-        if dim is None:
-            return R.Sum.apply(self)
-        return R.SumDim.apply(self, dim, keepdim)
-
-    def mean(
-        self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
-    ) -> Tensor:
-        if dtype is not None:
-            if dim is None:
-                return R.Mean.apply(self, dtype.np)
-            return R.MeanDim.apply(self, dim, keepdim, dtype.np)
-        if dim is None:
-            return R.Mean.apply(self)
-        return R.MeanDim.apply(self, dim, keepdim)
-
-    def dot(self, other: Tensor) -> Tensor:
-        return L.Dot.apply(self, other)
-
-    def mm(self, other: Tensor) -> Tensor:
-        return L.Mm.apply(self, other)
-
-    def mv(self, other: Tensor) -> Tensor:
-        return L.Mv.apply(self, other)
-
-    def bmm(self, other: Tensor) -> Tensor:
-        return L.Bmm.apply(self, other)
-
-    def matmul(self, other: Tensor) -> Tensor:
-        return matmul(self, other)
-
-    # ------------------------------------------- index_select, tril, roll, new_*
-    def index_select(self, dim: int, index: Tensor) -> Tensor:
-        return IX.IndexSelect.apply(self, dim, (index,))
-
-    def index_add(
-        self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1
-    ) -> Tensor:
-        """A copy with ``alpha * source`` added at ``index`` along ``dim``."""
-        return IX.IndexAdd.apply(self, dim, (index,), source, alpha)
-
-    def index_add_(
-        self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1
-    ) -> Tensor:
-        return self._inplace(IX.IndexAdd, dim, (index,), source, alpha)
-
-    def tril(self, diagonal: int = 0) -> Tensor:
-        return D.Tril.apply(self, diagonal)
-
-    def triu(self, diagonal: int = 0) -> Tensor:
-        return D.Triu.apply(self, diagonal)
-
-    def tril_(self, diagonal: int = 0) -> Tensor:
-        return self._inplace(D.Tril, diagonal)
-
-    def triu_(self, diagonal: int = 0) -> Tensor:
-        return self._inplace(D.Triu, diagonal)
-
-    def roll(self, shifts: Any, dims: Any = None) -> Tensor:
-        """Elements shifted along ``dims`` (the flattened tensor when None),
-        wrapping around."""
-        shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
-        dims = () if dims is None else (dims,) if isinstance(dims, int) else dims
-        return RA.Roll.apply(self, shifts, tuple(dims))
-
-    def tile(self, *dims: Any) -> Tensor:
-        """``repeat`` with missing leading repeats counted as 1."""
-        reps = _shape_arg(dims, "tile", "dims")
-        return self.repeat(*((1,) * (self.dim() - len(reps)) + reps))
-
-    def _new(self, data: np.ndarray, dtype: Any, requires_grad: bool) -> Tensor:
-        np_dtype = self._data.dtype if dtype is None else dtype.np
-        return Tensor._make(data.astype(np_dtype), False).requires_grad_(requires_grad)
-
-    def new_zeros(
-        self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
-    ) -> Tensor:
-        """Zeros with this tensor's dtype (unless ``dtype`` says otherwise)."""
-        return self._new(np.zeros(_shape_arg(size, "new_zeros")), dtype, requires_grad)
-
-    def new_ones(
-        self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
-    ) -> Tensor:
-        return self._new(np.ones(_shape_arg(size, "new_ones")), dtype, requires_grad)
-
-    def new_empty(
-        self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
-    ) -> Tensor:
-        return self._new(np.zeros(_shape_arg(size, "new_empty")), dtype, requires_grad)
-
-    def new_full(
-        self,
-        size: Any,
-        fill_value: Any,
-        *,
-        dtype: Any = None,
-        requires_grad: bool = False,
-        **_: Any,
-    ) -> Tensor:
-        data = np.full(_shape_arg((size,), "new_full"), fill_value)
-        return self._new(data, dtype, requires_grad)
-
-    def type_as(self, other: Tensor) -> Tensor:
-        return self.to(other.dtype)
-
-    # ------------------------------------- logaddexp, hypot, xlogy, logit, ...
-    def logaddexp(self, other: Tensor) -> Tensor:
-        return B.Logaddexp.apply(self, other)
-
-    def hypot(self, other: Tensor) -> Tensor:
-        return B.Hypot.apply(self, other)
-
-    def xlogy(self, other: Any) -> Tensor:
-        if isinstance(other, _NUMBER):
-            return B.XlogyScalarOther.apply(self, other)
-        return B.Xlogy.apply(self, _as_tensor(other, "xlogy"))
-
-    def logit(self, eps: float | None = None) -> Tensor:
-        return U.Logit.apply(self, eps)
-
-    def deg2rad(self) -> Tensor:
-        return U.Deg2Rad.apply(self)
-
-    def rad2deg(self) -> Tensor:
-        return U.Rad2Deg.apply(self)
-
-    def isclose(
-        self,
-        other: Tensor,
-        rtol: float = 1e-5,
-        atol: float = 1e-8,
-        equal_nan: bool = False,
-    ) -> Tensor:
-        close = np.isclose(self._data, other._data, rtol, atol, equal_nan)
-        return Tensor._make(np.asarray(close), False)
-
-    # ----------------------------------------------- addcmul, addcdiv, lerp
     def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
         """``self + value · tensor1 · tensor2``"""
         return A.Addcmul.apply(self, tensor1, tensor2, value)
@@ -673,7 +494,6 @@ class TensorBase(ViewsAndInplace):
         cls = A.LerpTensor if isinstance(weight, Tensor) else A.Lerp
         return self._inplace(cls, end, weight)
 
-    # ------------------------------------ reshaping helpers built from views
     def unflatten(self, dim: int, sizes: Any) -> Tensor:
         """Dim ``dim`` split into ``sizes`` (a view)."""
         (d,) = _dims.normalize_dims(dim, self._data.ndim)
@@ -749,66 +569,129 @@ class TensorBase(ViewsAndInplace):
         count = np.count_nonzero(self._data, axis=axis)
         return Tensor._make(np.asarray(count, np.int64), False)
 
-    # ------------------------------------------------------ diagonals, trace
-    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
-        """The diagonal of dims ``dim1`` and ``dim2`` (a view), as the last dim."""
-        return self._view(D.Diagonal, offset, dim1, dim2)
-
-    def diag(self, diagonal: int = 0) -> Tensor:
-        """Of a matrix, its diagonal (a copy); of a vector, the matrix with it on
-        the diagonal."""
-        ndim = self._data.ndim
-        if ndim == 2:
-            return D.DiagonalCopy.apply(self, diagonal, 0, 1)
-        if ndim == 1:
-            return D.DiagEmbed.apply(self, diagonal, -2, -1)
-        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {ndim}D")
-
-    def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
-        return D.DiagEmbed.apply(self, offset, dim1, dim2)
-
-    def trace(self) -> Tensor:
-        return D.Trace.apply(self)
-
-    def index_fill(self, dim: int, index: Tensor, value: Any) -> Tensor:
-        cls = IX.IndexFill if isinstance(value, Tensor) else IX.IndexFillScalar
-        return cls.apply(self, dim, (index,), value)
-
-    def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
-        cls = IX.IndexFill if isinstance(value, Tensor) else IX.IndexFillScalar
-        return self._inplace(cls, dim, (index,), value)
-
-    # ------------------------------------------------------------- ordering
-    def sort(
-        self, dim: int = -1, descending: bool = False, *, stable: bool | None = None
-    ) -> Any:
-        cls = O.Sort if stable is None else O.SortStable
-        return O.SortResult(*cls.apply(self, dim, descending))
-
-    def argsort(
-        self, dim: int = -1, descending: bool = False, *, stable: bool = False
+    def scatter(
+        self,
+        dim: int,
+        index: Tensor,
+        src: Any = None,
+        *,
+        value: Any = None,
+        reduce: str | None = None,
     ) -> Tensor:
-        return self.sort(dim, descending, stable=stable).indices
+        """A copy with ``src`` (a tensor) or ``value`` (a number) written at
+        ``index`` along ``dim`` (or, with the old ``reduce``, added/multiplied)."""
+        cls, x = _scatter_source(src, value)
+        if reduce is not None:
+            values, tensor_src = _scatter_old_reduce(self, dim, index, x, reduce)
+            return A.NotDifferentiable.apply(self, tensor_src, values, "scatter")
+        return cls.apply(self, dim, (index,), x)
 
-    def msort(self) -> Tensor:
-        return self.sort(0).values
+    def scatter_(
+        self,
+        dim: int,
+        index: Tensor,
+        src: Any = None,
+        *,
+        value: Any = None,
+        reduce: str | None = None,
+    ) -> Tensor:
+        cls, x = _scatter_source(src, value)
+        if reduce is not None:
+            values, tensor_src = _scatter_old_reduce(self, dim, index, x, reduce)
+            return self._inplace(A.NotDifferentiable, tensor_src, values, "scatter_")
+        return self._inplace(cls, dim, (index,), x)
 
-    def topk(
-        self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
-    ) -> Any:
-        """The k largest (or smallest) values along dim, in order."""
-        return O.TopkResult(*O.Topk.apply(self, k, dim, largest))
+    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha == 1:
+            return self._inplace(A.Add, _as_tensor(other, "add_"))
+        return self._inplace(A.Add, _as_tensor(other, "add_"), alpha)
 
-    def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False) -> Any:
-        return O.KthvalueResult(*O.Kthvalue.apply(self, k, dim, keepdim))
+    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha == 1:
+            return self._inplace(A.Sub, _as_tensor(other, "sub_"))
+        return self._inplace(A.Sub, _as_tensor(other, "sub_"), alpha)
 
-    def median(self, dim: int | None = None, keepdim: bool = False) -> Any:
-        """The lower median (of all elements, or along dim with its indices)."""
-        if dim is None:
-            return O.MedianAll.apply(self)
-        return O.MedianResult(*O.MedianDim.apply(self, dim, keepdim))
+    def mul_(self, other: Any) -> Tensor:
+        return self._inplace(A.Mul, _as_tensor(other, "mul_"))
 
-    # ----------------------------------- trigonometric, hyperbolic, rounding
+    def div_(self, other: Any, *, rounding_mode: Any = _UNSET) -> Tensor:
+        other = _as_tensor(other, "div_")
+        if rounding_mode is _UNSET:
+            return self._inplace(A.Div, other)
+        return self._inplace(A.DivMode, other, rounding_mode)
+
+    def remainder_(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return self._inplace(A.RemainderScalar, other)
+        return self._inplace(A.Remainder, _as_tensor(other, "remainder_"))
+
+    def fmod_(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return self._inplace(A.FmodScalar, other)
+        return self._inplace(A.Fmod, _as_tensor(other, "fmod_"))
+
+    def floor_divide_(self, other: Any) -> Tensor:
+        other = _as_tensor(other, "floor_divide_")
+        values = A.rounded_division(self, other, "floor")
+        return self._inplace(A.NotDifferentiable, other, values, "floor_divide")
+
+    def pow_(self, exponent: Any) -> Tensor:
+        if isinstance(exponent, Tensor):
+            return self._inplace(A.PowTensor, exponent)
+        return self._inplace(A.PowScalar, exponent)
+
+    def neg_(self) -> Tensor:
+        return self._inplace(A.Neg)
+
+    # ----------------------------------- elementwise, one tensor (ops/unary.py)
+    def exp(self) -> Tensor:
+        return U.Exp.apply(self)
+
+    def log(self) -> Tensor:
+        return U.Log.apply(self)
+
+    def reciprocal(self) -> Tensor:
+        return U.Reciprocal.apply(self)
+
+    def sqrt(self) -> Tensor:
+        return U.Sqrt.apply(self)
+
+    def abs(self) -> Tensor:
+        return U.Abs.apply(self)
+
+    __abs__ = abs
+
+    def sin(self) -> Tensor:
+        return U.Sin.apply(self)
+
+    def cos(self) -> Tensor:
+        return U.Cos.apply(self)
+
+    def sign(self) -> Tensor:
+        return U.Sign.apply(self)
+
+    def sgn(self) -> Tensor:
+        return U.Sgn.apply(self)
+
+    def logit(self, eps: float | None = None) -> Tensor:
+        return U.Logit.apply(self, eps)
+
+    def deg2rad(self) -> Tensor:
+        return U.Deg2Rad.apply(self)
+
+    def rad2deg(self) -> Tensor:
+        return U.Rad2Deg.apply(self)
+
+    def isclose(
+        self,
+        other: Tensor,
+        rtol: float = 1e-5,
+        atol: float = 1e-8,
+        equal_nan: bool = False,
+    ) -> Tensor:
+        close = np.isclose(self._data, other._data, rtol, atol, equal_nan)
+        return Tensor._make(np.asarray(close), False)
+
     def tan(self) -> Tensor:
         return U.Tan.apply(self)
 
@@ -820,9 +703,6 @@ class TensorBase(ViewsAndInplace):
 
     def atan(self) -> Tensor:
         return U.Atan.apply(self)
-
-    def atan2(self, other: Tensor) -> Tensor:
-        return B.Atan2.apply(self, other)
 
     def sinh(self) -> Tensor:
         return U.Sinh.apply(self)
@@ -839,8 +719,12 @@ class TensorBase(ViewsAndInplace):
     def atanh(self) -> Tensor:
         return U.Atanh.apply(self)
 
-    arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
-    arcsinh, arccosh, arctanh = asinh, acosh, atanh
+    arcsin = asin
+    arccos = acos
+    arctan = atan
+    arcsinh = asinh
+    arccosh = acosh
+    arctanh = atanh
 
     def floor(self) -> Tensor:
         return U.Floor.apply(self)
@@ -869,6 +753,8 @@ class TensorBase(ViewsAndInplace):
 
     def trunc_(self) -> Tensor:
         return self._inplace(U.Trunc)
+
+    # (the other elementwise functions in place are made below the class)
 
     def round_(self) -> Tensor:
         return self._inplace(U.Round)
@@ -928,7 +814,6 @@ class TensorBase(ViewsAndInplace):
     def logical_xor(self, other: Tensor) -> Tensor:
         return self._compare(other, np.logical_xor)
 
-    # --------------------------------------------- more elementwise functions
     def rsqrt(self) -> Tensor:
         return U.Rsqrt.apply(self)
 
@@ -950,134 +835,95 @@ class TensorBase(ViewsAndInplace):
     def erf(self) -> Tensor:
         return U.Erf.apply(self)
 
-    def clamp(self, min: Any = None, max: Any = None) -> Tensor:
-        cls, args = C.clamp_args(min, max)
-        return cls.apply(self, *args)
+    def exp_(self) -> Tensor:
+        return self._inplace(U.Exp)
 
-    clip = clamp
+    # --------------------------------- elementwise, two tensors (ops/binary.py)
+    def logaddexp(self, other: Tensor) -> Tensor:
+        return B.Logaddexp.apply(self, other)
 
-    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
-        cls, args = C.clamp_args(min, max)
-        return self._inplace(cls, *args)
+    def hypot(self, other: Tensor) -> Tensor:
+        return B.Hypot.apply(self, other)
 
-    clip_ = clamp_
+    def xlogy(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return B.XlogyScalarOther.apply(self, other)
+        return B.Xlogy.apply(self, _as_tensor(other, "xlogy"))
 
-    def clamp_min(self, min: Any) -> Tensor:
-        cls, args = C.clamp_min_args(min)
-        return cls.apply(self, *args)
+    def atan2(self, other: Tensor) -> Tensor:
+        return B.Atan2.apply(self, other)
 
-    def clamp_max(self, max: Any) -> Tensor:
-        cls, args = C.clamp_max_args(max)
-        return cls.apply(self, *args)
+    arctan2 = atan2
 
-    def clamp_min_(self, min: Any) -> Tensor:
-        cls, args = C.clamp_min_args(min)
-        return self._inplace(cls, *args)
+    # ------------------------------------------ activations (ops/activation.py)
+    def tanh(self) -> Tensor:
+        return AC.Tanh.apply(self)
 
-    def clamp_max_(self, max: Any) -> Tensor:
-        cls, args = C.clamp_max_args(max)
-        return self._inplace(cls, *args)
+    def sigmoid(self) -> Tensor:
+        return AC.Sigmoid.apply(self)
 
-    def maximum(self, other: Tensor) -> Tensor:
-        return C.maximum(self, other)
+    def relu(self) -> Tensor:
+        return AC.Relu.apply(self)
 
-    def minimum(self, other: Tensor) -> Tensor:
-        return C.minimum(self, other)
+    def tanh_(self) -> Tensor:
+        return self._inplace(AC.Tanh)
 
-    def where(self, condition: Tensor, other: Any) -> Tensor:
-        return C.where(condition, self, other)
+    def sigmoid_(self) -> Tensor:
+        return self._inplace(AC.Sigmoid)
 
-    def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
-        return C.masked_fill(self, mask, value)
+    def relu_(self) -> Tensor:
+        return self._inplace(AC.Relu)
 
-    def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
-        if isinstance(value, Tensor):
-            return self._inplace(C.MaskedFillTensor, value, (mask,))
-        return self._inplace(C.MaskedFill, (mask,), value)
+    def softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        """``exp(x) / sum(exp(x))`` along ``dim`` (SoftmaxBackward0)."""
+        src = self if dtype is None else self.to(dtype)
+        return AC.Softmax.apply(src, dim)
 
-    def masked_select(self, mask: Tensor) -> Tensor:
-        """The elements where ``mask`` holds, as a 1-d tensor."""
-        return C.MaskedSelect.apply(self, (mask,))
+    def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        """``x - logsumexp(x)`` along ``dim`` (LogSoftmaxBackward0)."""
+        src = self if dtype is None else self.to(dtype)
+        return AC.LogSoftmax.apply(src, dim)
 
-    def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
-        """A copy with ``source``'s first elements written where ``mask`` holds."""
-        return C.MaskedScatter.apply(self, (mask,), source)
+    # ------------------------------------------ matrix products (ops/linalg.py)
+    def dot(self, other: Tensor) -> Tensor:
+        return L.Dot.apply(self, other)
 
-    def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
-        return self._inplace(C.MaskedScatter, (mask,), source)
+    def mm(self, other: Tensor) -> Tensor:
+        return L.Mm.apply(self, other)
 
-    def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
-        return IX.Gather.apply(self, dim, (index,))
+    def mv(self, other: Tensor) -> Tensor:
+        return L.Mv.apply(self, other)
 
-    def scatter(
-        self,
-        dim: int,
-        index: Tensor,
-        src: Any = None,
-        *,
-        value: Any = None,
-        reduce: str | None = None,
+    def bmm(self, other: Tensor) -> Tensor:
+        return L.Bmm.apply(self, other)
+
+    def matmul(self, other: Tensor) -> Tensor:
+        return matmul(self, other)
+
+    # -------------------------------------------- reductions (ops/reduction.py)
+    def sum(
+        self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     ) -> Tensor:
-        """A copy with ``src`` (a tensor) or ``value`` (a number) written at
-        ``index`` along ``dim`` (or, with the old ``reduce``, added/multiplied)."""
-        cls, x = _scatter_source(src, value)
-        if reduce is not None:
-            values, tensor_src = _scatter_old_reduce(self, dim, index, x, reduce)
-            return A.NotDifferentiable.apply(self, tensor_src, values, "scatter")
-        return cls.apply(self, dim, (index,), x)
+        # a dtype casts inside the op (no ToCopy node), as in PyTorch
+        if dtype is not None:
+            if dim is None:
+                return R.Sum.apply(self, dtype.np)
+            return R.SumDim.apply(self, dim, keepdim, dtype.np)
+        if dim is None:
+            return R.Sum.apply(self)
+        return R.SumDim.apply(self, dim, keepdim)
 
-    def scatter_(
-        self,
-        dim: int,
-        index: Tensor,
-        src: Any = None,
-        *,
-        value: Any = None,
-        reduce: str | None = None,
+    def mean(
+        self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     ) -> Tensor:
-        cls, x = _scatter_source(src, value)
-        if reduce is not None:
-            values, tensor_src = _scatter_old_reduce(self, dim, index, x, reduce)
-            return self._inplace(A.NotDifferentiable, tensor_src, values, "scatter_")
-        return self._inplace(cls, dim, (index,), x)
+        if dtype is not None:
+            if dim is None:
+                return R.Mean.apply(self, dtype.np)
+            return R.MeanDim.apply(self, dim, keepdim, dtype.np)
+        if dim is None:
+            return R.Mean.apply(self)
+        return R.MeanDim.apply(self, dim, keepdim)
 
-    def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
-        return IX.ScatterAdd.apply(self, dim, (index,), src)
-
-    def scatter_reduce(
-        self,
-        dim: int,
-        index: Tensor,
-        src: Tensor,
-        reduce: str,
-        *,
-        include_self: bool = True,
-    ) -> Tensor:
-        """``src`` combined into a copy of self at ``index`` by ``reduce`` ("sum",
-        "prod", "mean", "amax" or "amin")."""
-        return IX.ScatterReduce.apply(self, dim, (index,), src, reduce, include_self)
-
-    def scatter_reduce_(
-        self,
-        dim: int,
-        index: Tensor,
-        src: Tensor,
-        reduce: str,
-        *,
-        include_self: bool = True,
-    ) -> Tensor:
-        return self._inplace(IX.ScatterReduce, dim, (index,), src, reduce, include_self)
-
-    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
-        return self._inplace(IX.ScatterAdd, dim, (index,), src)
-
-    def flip(self, *dims: Any) -> Tensor:
-        """The elements in reverse order along ``dims`` (a copy, not a view)."""
-        if len(dims) == 1 and not isinstance(dims[0], int):
-            dims = tuple(dims[0])
-        return RA.Flip.apply(self, dims)
-
-    # ------------------------------------------------------ more reductions
     def _extreme(self, all_cls: type, dim_cls: type, dim: Any, keepdim: bool) -> Any:
         if isinstance(dim, Tensor):  # max(a, b) is maximum
             return (C.maximum if all_cls is O.MaxAll else C.minimum)(self, dim)
@@ -1086,61 +932,6 @@ class TensorBase(ViewsAndInplace):
         values, indices = dim_cls.apply(self, dim, keepdim)
         result = R.MaxResult if dim_cls is O.MaxDim else R.MinResult
         return result(values, indices)
-
-    def max(self, dim: Any = None, keepdim: bool = False) -> Any:
-        return self._extreme(O.MaxAll, O.MaxDim, dim, keepdim)
-
-    def min(self, dim: Any = None, keepdim: bool = False) -> Any:
-        return self._extreme(O.MinAll, O.MinDim, dim, keepdim)
-
-    def amax(self, dim: Any = (), keepdim: bool = False) -> Tensor:
-        self._check_extreme_dims("amax", dim)
-        return O.Amax.apply(self, dim, keepdim)
-
-    def amin(self, dim: Any = (), keepdim: bool = False) -> Tensor:
-        self._check_extreme_dims("amin", dim)
-        return O.Amin.apply(self, dim, keepdim)
-
-    def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        self._check_extreme_dims("argmax", dim)
-        return O.argmax(self, dim, keepdim)
-
-    def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        self._check_extreme_dims("argmin", dim)
-        return O.argmax(self, dim, keepdim, np.argmin)
-
-    def _check_extreme_dims(self, name: str, dim: Any) -> None:
-        """An empty tensor has no max: PyTorch's errors (amax's a RuntimeError,
-        argmax's an IndexError) instead of numpy's."""
-        x = self._data
-        if x.size:
-            return
-        if dim is None or dim == () or dim == []:
-            tail = "" if name.startswith("arg") else _SPECIFY_DIM
-            error = IndexError if name.startswith("arg") else RuntimeError
-            raise error(
-                f"{name}(): Expected reduction dim to be specified for "
-                f"input.numel() == 0.{tail}"
-            )
-        for d in _dims.normalize_dims(dim, x.ndim):
-            if x.ndim and x.shape[d] == 0:
-                raise IndexError(
-                    f"{name}(): Expected reduction dim {d} to have non-zero size."
-                )
-
-    def _var_args(self, dim: Any, unbiased: Any, correction: Any) -> tuple:
-        if isinstance(dim, bool):  # var(True): the ``unbiased`` overload
-            dim, unbiased = _NO_DIM, dim
-        if dim is not _NO_DIM and unbiased is None and correction is None:
-            unbiased = True  # PyTorch's var(dim, unbiased=True) overload
-        dim = None if dim is _NO_DIM else dim
-        if isinstance(dim, int):
-            dim = (dim,)
-        elif isinstance(dim, list):
-            dim = tuple(dim)
-        if unbiased is not None:
-            correction = int(unbiased)
-        return dim, correction
 
     def var(
         self,
@@ -1197,82 +988,149 @@ class TensorBase(ViewsAndInplace):
 
     ger = outer
 
-    # ----------------------------------------------------------- type and copy
-    def to(self, *args: Any, **kwargs: Any) -> Tensor:
-        """``to(dtype)``; the CPU as a device is accepted, another is refused as a
-        CPU-only PyTorch refuses it."""
-        unknown = set(kwargs) - {"device", "dtype", "non_blocking", "copy"}
-        if unknown - {"memory_format"}:  # e.g. to(requires_grad=True)
-            got = "".join(f"{k}={type(v).__name__}, " for k, v in kwargs.items())
-            tail = "bool non_blocking = False, bool copy = False, *, "
-            tail += "minigrad.memory_format memory_format = None)"
-            raise TypeError(
-                f"to() received an invalid combination of arguments - got ({got}), "
-                "but expected one of:\n"
-                " * (minigrad.device device = None, minigrad.dtype dtype = None, "
-                f"{tail}\n"
-                f" * (minigrad.dtype dtype, {tail}\n"
-                f" * (Tensor tensor, {tail}\n"
-            )
-        dtype = kwargs.get("dtype")
-        _device.check(kwargs.get("device"))
-        for a in args:
-            if isinstance(a, dt.dtype):
-                dtype = a
-            elif isinstance(a, Tensor):
-                dtype = a.dtype
-            elif isinstance(a, (str, _device.device)):
-                _device.check(a)
-        if dtype is None or dtype is self.dtype:
-            return self
-        return CP.ToCopy.apply(self, dtype.np)
+    # ----------------------------------------- max, min, sort (ops/ordering.py)
+    def sort(
+        self, dim: int = -1, descending: bool = False, *, stable: bool | None = None
+    ) -> Any:
+        cls = O.Sort if stable is None else O.SortStable
+        return O.SortResult(*cls.apply(self, dim, descending))
 
-    def type(self, dtype: Any = None) -> Any:
-        if dtype is None:
-            return f"minigrad.{self.dtype._legacy}"
-        return self.to(dtype)
-
-    def double(self) -> Tensor:
-        return self.to(dt.float64)
-
-    def float(self) -> Tensor:
-        return self.to(dt.float32)
-
-    def half(self) -> Tensor:
-        return self.to(dt.float16)
-
-    def long(self) -> Tensor:
-        return self.to(dt.int64)
-
-    def int(self) -> Tensor:
-        return self.to(dt.int32)
-
-    def bool(self) -> Tensor:
-        return self.to(dt.bool)
-
-    def cpu(self) -> Tensor:
-        return self
-
-    def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
-        raise AssertionError("Torch not compiled with CUDA enabled")
-
-    def clone(self) -> Tensor:
-        return CP.Clone.apply(self)
-
-    def contiguous(self) -> Tensor:
-        if self._data.flags.c_contiguous:
-            return self
-        return CP.Clone.apply(self, "C")  # a clone in row-major order
-
-    def new_tensor(
-        self, data: Any, dtype: Any = None, requires_grad: bool = False
+    def argsort(
+        self, dim: int = -1, descending: bool = False, *, stable: bool = False
     ) -> Tensor:
-        from .creation import tensor  # (creation sits above: it makes Tensors)
+        return self.sort(dim, descending, stable=stable).indices
 
-        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    def msort(self) -> Tensor:
+        return self.sort(0).values
 
-    # ------------------------------------------------------------------- views
+    def topk(
+        self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
+    ) -> Any:
+        """The k largest (or smallest) values along dim, in order."""
+        return O.TopkResult(*O.Topk.apply(self, k, dim, largest))
 
+    def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+        return O.KthvalueResult(*O.Kthvalue.apply(self, k, dim, keepdim))
+
+    def median(self, dim: int | None = None, keepdim: bool = False) -> Any:
+        """The lower median (of all elements, or along dim with its indices)."""
+        if dim is None:
+            return O.MedianAll.apply(self)
+        return O.MedianResult(*O.MedianDim.apply(self, dim, keepdim))
+
+    def max(self, dim: Any = None, keepdim: bool = False) -> Any:
+        return self._extreme(O.MaxAll, O.MaxDim, dim, keepdim)
+
+    def min(self, dim: Any = None, keepdim: bool = False) -> Any:
+        return self._extreme(O.MinAll, O.MinDim, dim, keepdim)
+
+    def amax(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+        self._check_extreme_dims("amax", dim)
+        return O.Amax.apply(self, dim, keepdim)
+
+    def amin(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+        self._check_extreme_dims("amin", dim)
+        return O.Amin.apply(self, dim, keepdim)
+
+    def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        self._check_extreme_dims("argmax", dim)
+        return O.argmax(self, dim, keepdim)
+
+    def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        self._check_extreme_dims("argmin", dim)
+        return O.argmax(self, dim, keepdim, np.argmin)
+
+    def _check_extreme_dims(self, name: str, dim: Any) -> None:
+        """An empty tensor has no max: PyTorch's errors (amax's a RuntimeError,
+        argmax's an IndexError) instead of numpy's."""
+        x = self._data
+        if x.size:
+            return
+        if dim is None or dim == () or dim == []:
+            tail = "" if name.startswith("arg") else _SPECIFY_DIM
+            error = IndexError if name.startswith("arg") else RuntimeError
+            raise error(
+                f"{name}(): Expected reduction dim to be specified for "
+                f"input.numel() == 0.{tail}"
+            )
+        for d in _dims.normalize_dims(dim, x.ndim):
+            if x.ndim and x.shape[d] == 0:
+                raise IndexError(
+                    f"{name}(): Expected reduction dim {d} to have non-zero size."
+                )
+
+    def _var_args(self, dim: Any, unbiased: Any, correction: Any) -> tuple:
+        if isinstance(dim, bool):  # var(True): the ``unbiased`` overload
+            dim, unbiased = _NO_DIM, dim
+        if dim is not _NO_DIM and unbiased is None and correction is None:
+            unbiased = True  # PyTorch's var(dim, unbiased=True) overload
+        dim = None if dim is _NO_DIM else dim
+        if isinstance(dim, int):
+            dim = (dim,)
+        elif isinstance(dim, list):
+            dim = tuple(dim)
+        if unbiased is not None:
+            correction = int(unbiased)
+        return dim, correction
+
+    # ----------------------------------- where, clamp, masks (ops/selection.py)
+    def clamp(self, min: Any = None, max: Any = None) -> Tensor:
+        cls, args = C.clamp_args(min, max)
+        return cls.apply(self, *args)
+
+    clip = clamp
+
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
+        cls, args = C.clamp_args(min, max)
+        return self._inplace(cls, *args)
+
+    clip_ = clamp_
+
+    def clamp_min(self, min: Any) -> Tensor:
+        cls, args = C.clamp_min_args(min)
+        return cls.apply(self, *args)
+
+    def clamp_max(self, max: Any) -> Tensor:
+        cls, args = C.clamp_max_args(max)
+        return cls.apply(self, *args)
+
+    def clamp_min_(self, min: Any) -> Tensor:
+        cls, args = C.clamp_min_args(min)
+        return self._inplace(cls, *args)
+
+    def clamp_max_(self, max: Any) -> Tensor:
+        cls, args = C.clamp_max_args(max)
+        return self._inplace(cls, *args)
+
+    def maximum(self, other: Tensor) -> Tensor:
+        return C.maximum(self, other)
+
+    def minimum(self, other: Tensor) -> Tensor:
+        return C.minimum(self, other)
+
+    def where(self, condition: Tensor, other: Any) -> Tensor:
+        return C.where(condition, self, other)
+
+    def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
+        return C.masked_fill(self, mask, value)
+
+    def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
+        if isinstance(value, Tensor):
+            return self._inplace(C.MaskedFillTensor, value, (mask,))
+        return self._inplace(C.MaskedFill, (mask,), value)
+
+    def masked_select(self, mask: Tensor) -> Tensor:
+        """The elements where ``mask`` holds, as a 1-d tensor."""
+        return C.MaskedSelect.apply(self, (mask,))
+
+    def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
+        """A copy with ``source``'s first elements written where ``mask`` holds."""
+        return C.MaskedScatter.apply(self, (mask,), source)
+
+    def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
+        return self._inplace(C.MaskedScatter, (mask,), source)
+
+    # ----------------------------------------------------- views (ops/views.py)
     def view(self, *shape: Any) -> Tensor:
         if len(shape) == 1 and isinstance(shape[0], dt.dtype):
             raise NotImplementedError("view(dtype) is not supported by minigrad")
@@ -1356,41 +1214,6 @@ class TensorBase(ViewsAndInplace):
         return self.transpose(axis0, axis1)
 
     swapdims = swapaxes
-
-    def repeat(self, *sizes: Any) -> Tensor:
-        return RA.Repeat.apply(self, _shape_arg(sizes, "repeat", "repeats"))
-
-    def split(self, split_size_or_sections: Any, dim: int = 0) -> tuple:
-        if isinstance(split_size_or_sections, int):
-            return self._views(J.Split, split_size_or_sections, dim)
-        return self._views(J.SplitWithSizes, tuple(split_size_or_sections), dim)
-
-    def chunk(self, chunks: int, dim: int = 0) -> tuple:
-        size = self._chunk_size(chunks, dim)
-        if size == 0:  # an empty dim: PyTorch gives ``chunks`` empty pieces
-            return self.split([0] * chunks, dim)
-        return self.split(size, dim)
-
-    def unsafe_split(self, split_size: int, dim: int = 0) -> tuple:
-        """``split`` whose pieces are not views: writing one in place is allowed
-        and is not tracked back to this tensor (UnsafeSplitBackward0)."""
-        return J.UnsafeSplit.apply(self, split_size, dim)
-
-    def unsafe_chunk(self, chunks: int, dim: int = 0) -> tuple:
-        return self.unsafe_split(self._chunk_size(chunks, dim), dim)
-
-    def _chunk_size(self, chunks: int, dim: int) -> int:
-        if chunks <= 0:
-            raise RuntimeError(
-                f"chunk expects `chunks` to be greater than 0, got: {chunks}"
-            )
-        if self._data.ndim == 0:
-            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-        (d,) = _dims.normalize_dims(dim, self._data.ndim)
-        return -(-self._data.shape[d] // chunks)
-
-    def unbind(self, dim: int = 0) -> tuple:
-        return self._views(J.Unbind, dim)
 
     def t(self) -> Tensor:
         return self._view(V.T)
@@ -1574,6 +1397,175 @@ class TensorBase(ViewsAndInplace):
             items.append(k)
         return viewed._index(tuple(items))
 
+    # ----------------------------------------- copies and fills (ops/copies.py)
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """``to(dtype)``; the CPU as a device is accepted, another is refused as a
+        CPU-only PyTorch refuses it."""
+        unknown = set(kwargs) - {"device", "dtype", "non_blocking", "copy"}
+        if unknown - {"memory_format"}:  # e.g. to(requires_grad=True)
+            got = "".join(f"{k}={type(v).__name__}, " for k, v in kwargs.items())
+            tail = "bool non_blocking = False, bool copy = False, *, "
+            tail += "minigrad.memory_format memory_format = None)"
+            raise TypeError(
+                f"to() received an invalid combination of arguments - got ({got}), "
+                "but expected one of:\n"
+                " * (minigrad.device device = None, minigrad.dtype dtype = None, "
+                f"{tail}\n"
+                f" * (minigrad.dtype dtype, {tail}\n"
+                f" * (Tensor tensor, {tail}\n"
+            )
+        dtype = kwargs.get("dtype")
+        _device.check(kwargs.get("device"))
+        for a in args:
+            if isinstance(a, dt.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, (str, _device.device)):
+                _device.check(a)
+        dtype = self.dtype if dtype is None else dtype
+        if dtype is self.dtype and not kwargs.get("copy", False):
+            return self
+        return CP.ToCopy.apply(self, dtype.np)  # (copy=True: a copy even so)
+
+    def type(self, dtype: Any = None) -> Any:
+        if dtype is None:
+            return f"minigrad.{self.dtype._legacy}"
+        return self.to(dtype)
+
+    def double(self) -> Tensor:
+        return self.to(dt.float64)
+
+    def float(self) -> Tensor:
+        return self.to(dt.float32)
+
+    def half(self) -> Tensor:
+        return self.to(dt.float16)
+
+    def long(self) -> Tensor:
+        return self.to(dt.int64)
+
+    def int(self) -> Tensor:
+        return self.to(dt.int32)
+
+    def bool(self) -> Tensor:
+        return self.to(dt.bool)
+
+    def cpu(self) -> Tensor:
+        return self
+
+    def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def clone(self) -> Tensor:
+        return CP.Clone.apply(self)
+
+    def contiguous(self) -> Tensor:
+        if self._data.flags.c_contiguous:
+            return self
+        return CP.Clone.apply(self, "C")  # a clone in row-major order
+
+    def new_tensor(
+        self, data: Any, dtype: Any = None, requires_grad: bool = False
+    ) -> Tensor:
+        from .creation import tensor  # (creation sits above: it makes Tensors)
+
+        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def zero_(self) -> Tensor:
+        return self._inplace(CP.Zero)
+
+    def fill_(self, value: Any) -> Tensor:
+        if isinstance(value, Tensor):
+            return self._inplace(CP.FillTensor, value)
+        return self._inplace(CP.Fill, value)
+
+    def copy_(self, src: Any) -> Tensor:
+        return self._inplace(CP.Copy, _as_tensor(src, "copy_"))
+
+    # ``x += y`` is ``x.add_(y)``; for an operand it refuses, Python's own
+    # "unsupported operand type(s) for +=" error, as with PyTorch
+    def __iadd__(self, other: Any) -> Tensor:
+        return self.add_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __isub__(self, other: Any) -> Tensor:
+        return self.sub_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __imul__(self, other: Any) -> Tensor:
+        return self.mul_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return self.div_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __imod__(self, other: Any) -> Tensor:
+        return (
+            self.remainder_(other) if isinstance(other, _OPERANDS) else NotImplemented
+        )
+
+    def __ifloordiv__(self, other: Any) -> Tensor:
+        if isinstance(other, _OPERANDS):
+            return self.floor_divide_(other)
+        return NotImplemented
+
+    def __ipow__(self, exponent: Any) -> Tensor:
+        return self.pow_(exponent)
+
+    # ----------------------------------------------- indexing (ops/indexing.py)
+    def index_select(self, dim: int, index: Tensor) -> Tensor:
+        return IX.IndexSelect.apply(self, dim, (index,))
+
+    def index_add(
+        self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1
+    ) -> Tensor:
+        """A copy with ``alpha * source`` added at ``index`` along ``dim``."""
+        return IX.IndexAdd.apply(self, dim, (index,), source, alpha)
+
+    def index_add_(
+        self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1
+    ) -> Tensor:
+        return self._inplace(IX.IndexAdd, dim, (index,), source, alpha)
+
+    def index_fill(self, dim: int, index: Tensor, value: Any) -> Tensor:
+        cls = IX.IndexFill if isinstance(value, Tensor) else IX.IndexFillScalar
+        return cls.apply(self, dim, (index,), value)
+
+    def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
+        cls = IX.IndexFill if isinstance(value, Tensor) else IX.IndexFillScalar
+        return self._inplace(cls, dim, (index,), value)
+
+    def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+        return IX.Gather.apply(self, dim, (index,))
+
+    def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        return IX.ScatterAdd.apply(self, dim, (index,), src)
+
+    def scatter_reduce(
+        self,
+        dim: int,
+        index: Tensor,
+        src: Tensor,
+        reduce: str,
+        *,
+        include_self: bool = True,
+    ) -> Tensor:
+        """``src`` combined into a copy of self at ``index`` by ``reduce`` ("sum",
+        "prod", "mean", "amax" or "amin")."""
+        return IX.ScatterReduce.apply(self, dim, (index,), src, reduce, include_self)
+
+    def scatter_reduce_(
+        self,
+        dim: int,
+        index: Tensor,
+        src: Tensor,
+        reduce: str,
+        *,
+        include_self: bool = True,
+    ) -> Tensor:
+        return self._inplace(IX.ScatterReduce, dim, (index,), src, reduce, include_self)
+
+    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        return self._inplace(IX.ScatterAdd, dim, (index,), src)
+
     def _index(self, key: Any) -> Tensor:
         np_key = _numpy_key(key)
         items = key if isinstance(key, tuple) else (key,)
@@ -1620,112 +1612,128 @@ class TensorBase(ViewsAndInplace):
                     value = value.expand(dst.shape)
             dst.copy_(value)
 
-    # --------------------------------------------------------------- in-place
+    # --------------------------------------------- join and split (ops/join.py)
+    def split(self, split_size_or_sections: Any, dim: int = 0) -> tuple:
+        if isinstance(split_size_or_sections, int):
+            return self._views(J.Split, split_size_or_sections, dim)
+        return self._views(J.SplitWithSizes, tuple(split_size_or_sections), dim)
 
-    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        if alpha == 1:
-            return self._inplace(A.Add, _as_tensor(other, "add_"))
-        return self._inplace(A.Add, _as_tensor(other, "add_"), alpha)
+    def chunk(self, chunks: int, dim: int = 0) -> tuple:
+        size = self._chunk_size(chunks, dim)
+        if size == 0:  # an empty dim: PyTorch gives ``chunks`` empty pieces
+            return self.split([0] * chunks, dim)
+        return self.split(size, dim)
 
-    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        if alpha == 1:
-            return self._inplace(A.Sub, _as_tensor(other, "sub_"))
-        return self._inplace(A.Sub, _as_tensor(other, "sub_"), alpha)
+    def unsafe_split(self, split_size: int, dim: int = 0) -> tuple:
+        """``split`` whose pieces are not views: writing one in place is allowed
+        and is not tracked back to this tensor (UnsafeSplitBackward0)."""
+        return J.UnsafeSplit.apply(self, split_size, dim)
 
-    def mul_(self, other: Any) -> Tensor:
-        return self._inplace(A.Mul, _as_tensor(other, "mul_"))
+    def unsafe_chunk(self, chunks: int, dim: int = 0) -> tuple:
+        return self.unsafe_split(self._chunk_size(chunks, dim), dim)
 
-    def div_(self, other: Any, *, rounding_mode: Any = _UNSET) -> Tensor:
-        other = _as_tensor(other, "div_")
-        if rounding_mode is _UNSET:
-            return self._inplace(A.Div, other)
-        return self._inplace(A.DivMode, other, rounding_mode)
+    def _chunk_size(self, chunks: int, dim: int) -> int:
+        if chunks <= 0:
+            raise RuntimeError(
+                f"chunk expects `chunks` to be greater than 0, got: {chunks}"
+            )
+        if self._data.ndim == 0:
+            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+        (d,) = _dims.normalize_dims(dim, self._data.ndim)
+        return -(-self._data.shape[d] // chunks)
 
-    def remainder_(self, other: Any) -> Tensor:
-        if isinstance(other, _NUMBER):
-            return self._inplace(A.RemainderScalar, other)
-        return self._inplace(A.Remainder, _as_tensor(other, "remainder_"))
+    def unbind(self, dim: int = 0) -> tuple:
+        return self._views(J.Unbind, dim)
 
-    def fmod_(self, other: Any) -> Tensor:
-        if isinstance(other, _NUMBER):
-            return self._inplace(A.FmodScalar, other)
-        return self._inplace(A.Fmod, _as_tensor(other, "fmod_"))
+    # ------------------------------------ flip, roll, repeat (ops/rearrange.py)
+    def roll(self, shifts: Any, dims: Any = None) -> Tensor:
+        """Elements shifted along ``dims`` (the flattened tensor when None),
+        wrapping around."""
+        shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+        dims = () if dims is None else (dims,) if isinstance(dims, int) else dims
+        return RA.Roll.apply(self, shifts, tuple(dims))
 
-    def floor_divide_(self, other: Any) -> Tensor:
-        other = _as_tensor(other, "floor_divide_")
-        values = A.rounded_division(self, other, "floor")
-        return self._inplace(A.NotDifferentiable, other, values, "floor_divide")
+    def tile(self, *dims: Any) -> Tensor:
+        """``repeat`` with missing leading repeats counted as 1."""
+        reps = _shape_arg(dims, "tile", "dims")
+        return self.repeat(*((1,) * (self.dim() - len(reps)) + reps))
 
-    def pow_(self, exponent: Any) -> Tensor:
-        if isinstance(exponent, Tensor):
-            return self._inplace(A.PowTensor, exponent)
-        return self._inplace(A.PowScalar, exponent)
+    def _new(self, data: np.ndarray, dtype: Any, requires_grad: bool) -> Tensor:
+        np_dtype = self._data.dtype if dtype is None else dtype.np
+        return Tensor._make(data.astype(np_dtype), False).requires_grad_(requires_grad)
 
-    def neg_(self) -> Tensor:
-        return self._inplace(A.Neg)
+    def new_zeros(
+        self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
+    ) -> Tensor:
+        """Zeros with this tensor's dtype (unless ``dtype`` says otherwise)."""
+        return self._new(np.zeros(_shape_arg(size, "new_zeros")), dtype, requires_grad)
 
-    def exp_(self) -> Tensor:
-        return self._inplace(U.Exp)
+    def new_ones(
+        self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
+    ) -> Tensor:
+        return self._new(np.ones(_shape_arg(size, "new_ones")), dtype, requires_grad)
 
-    def tanh_(self) -> Tensor:
-        return self._inplace(AC.Tanh)
+    def new_empty(
+        self, *size: Any, dtype: Any = None, requires_grad: bool = False, **_: Any
+    ) -> Tensor:
+        return self._new(np.zeros(_shape_arg(size, "new_empty")), dtype, requires_grad)
 
-    # (the other elementwise functions in place are made below the class)
+    def new_full(
+        self,
+        size: Any,
+        fill_value: Any,
+        *,
+        dtype: Any = None,
+        requires_grad: bool = False,
+        **_: Any,
+    ) -> Tensor:
+        data = np.full(_shape_arg((size,), "new_full"), fill_value)
+        return self._new(data, dtype, requires_grad)
 
-    def sigmoid_(self) -> Tensor:
-        return self._inplace(AC.Sigmoid)
+    def type_as(self, other: Tensor) -> Tensor:
+        return self.to(other.dtype)
 
-    def relu_(self) -> Tensor:
-        return self._inplace(AC.Relu)
+    def flip(self, *dims: Any) -> Tensor:
+        """The elements in reverse order along ``dims`` (a copy, not a view)."""
+        if len(dims) == 1 and not isinstance(dims[0], int):
+            dims = tuple(dims[0])
+        return RA.Flip.apply(self, dims)
 
-    def zero_(self) -> Tensor:
-        return self._inplace(CP.Zero)
+    def repeat(self, *sizes: Any) -> Tensor:
+        return RA.Repeat.apply(self, _shape_arg(sizes, "repeat", "repeats"))
 
-    def fill_(self, value: Any) -> Tensor:
-        if isinstance(value, Tensor):
-            return self._inplace(CP.FillTensor, value)
-        return self._inplace(CP.Fill, value)
+    # -------------------------------- diagonals and triangles (ops/diagonal.py)
+    def tril(self, diagonal: int = 0) -> Tensor:
+        return D.Tril.apply(self, diagonal)
 
-    def copy_(self, src: Any) -> Tensor:
-        return self._inplace(CP.Copy, _as_tensor(src, "copy_"))
+    def triu(self, diagonal: int = 0) -> Tensor:
+        return D.Triu.apply(self, diagonal)
 
-    # ``x += y`` is ``x.add_(y)``; for an operand it refuses, Python's own
-    # "unsupported operand type(s) for +=" error, as with PyTorch
-    def __iadd__(self, other: Any) -> Tensor:
-        return self.add_(other) if isinstance(other, _OPERANDS) else NotImplemented
+    def tril_(self, diagonal: int = 0) -> Tensor:
+        return self._inplace(D.Tril, diagonal)
 
-    def __isub__(self, other: Any) -> Tensor:
-        return self.sub_(other) if isinstance(other, _OPERANDS) else NotImplemented
+    def triu_(self, diagonal: int = 0) -> Tensor:
+        return self._inplace(D.Triu, diagonal)
 
-    def __imul__(self, other: Any) -> Tensor:
-        return self.mul_(other) if isinstance(other, _OPERANDS) else NotImplemented
+    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        """The diagonal of dims ``dim1`` and ``dim2`` (a view), as the last dim."""
+        return self._view(D.Diagonal, offset, dim1, dim2)
 
-    def __itruediv__(self, other: Any) -> Tensor:
-        return self.div_(other) if isinstance(other, _OPERANDS) else NotImplemented
+    def diag(self, diagonal: int = 0) -> Tensor:
+        """Of a matrix, its diagonal (a copy); of a vector, the matrix with it on
+        the diagonal."""
+        ndim = self._data.ndim
+        if ndim == 2:
+            return D.DiagonalCopy.apply(self, diagonal, 0, 1)
+        if ndim == 1:
+            return D.DiagEmbed.apply(self, diagonal, -2, -1)
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {ndim}D")
 
-    def __imod__(self, other: Any) -> Tensor:
-        return (
-            self.remainder_(other) if isinstance(other, _OPERANDS) else NotImplemented
-        )
+    def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+        return D.DiagEmbed.apply(self, offset, dim1, dim2)
 
-    def __ifloordiv__(self, other: Any) -> Tensor:
-        if isinstance(other, _OPERANDS):
-            return self.floor_divide_(other)
-        return NotImplemented
-
-    def __ipow__(self, exponent: Any) -> Tensor:
-        return self.pow_(exponent)
-
-    # ---- nn methods
-    def softmax(self, dim: int, dtype: Any = None) -> Tensor:
-        """``exp(x) / sum(exp(x))`` along ``dim`` (SoftmaxBackward0)."""
-        src = self if dtype is None else self.to(dtype)
-        return AC.Softmax.apply(src, dim)
-
-    def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
-        """``x - logsumexp(x)`` along ``dim`` (LogSoftmaxBackward0)."""
-        src = self if dtype is None else self.to(dtype)
-        return AC.LogSoftmax.apply(src, dim)
+    def trace(self) -> Tensor:
+        return D.Trace.apply(self)
 
 
 _OPERANDS = (TensorBase, *_NUMBER)  # what in-place operators accept
