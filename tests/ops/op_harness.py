@@ -13,9 +13,11 @@ from typing import Any
 import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minigrad
+from minigrad.ops import activation as AC
 
 torch = pytest.importorskip("torch")
 
@@ -235,3 +237,153 @@ def same_error(fn: Expr, *arrs: Any, exc: type = Exception) -> str:
     assert str(mine) == expected, f"\n minigrad: {mine}\n expected: {expected}"
     assert type(mine).__name__ == type(theirs).__name__, (mine, theirs)
     return str(mine)
+
+
+# ------------------------------------------- domains and draws the families share
+FAST = settings(max_examples=10, deadline=None)
+ANY, POS, NONZERO = floats(-2, 2), floats(0.2, 2), away_from_zero()
+ABOVE_M1 = floats(-0.8, 2)
+UNIT, ABOVE_1 = floats(-0.9, 0.9), floats(1.2, 3)
+# away from the steps of floor/ceil/round/trunc (integers and halves)
+OFF_STEPS = st.builds(lambda k, u: k + u, st.integers(-3, 3), st.floats(0.1, 0.4))
+
+
+def act(T: Any, name: str, x: Any, *args: Any, **kwargs: Any) -> Any:
+    """``torch.nn.functional.<name>`` for PyTorch; minigrad's op directly (its
+    ``nn.functional`` is wired up separately)."""
+    if T is torch:
+        return getattr(torch.nn.functional, name)(x, *args, **kwargs)
+    cls = {"gelu": AC.Gelu, "leaky_relu": AC.LeakyRelu, "softplus": AC.Softplus}[name]
+    return cls.apply(x, *args, *kwargs.values())
+
+
+SHAPES = [(), (1,), (3,), (2, 3)]
+PAIRS = [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((), (2, 3)), ((2, 3), ())]
+
+
+def draw_values(shape: tuple, dom: Any, rng: np.random.Generator) -> np.ndarray:
+    """Deterministic values in the op's domain."""
+    x = rng.uniform(0.2, 2.0, shape)
+    if dom is POS:
+        return x
+    if dom is UNIT:
+        return x / 2.2 * np.where(rng.random(shape) < 0.5, -1.0, 1.0)
+    if dom is ABOVE_1:
+        return x + 1
+    if dom is OFF_STEPS:
+        return np.floor(x * 3) - 3 + rng.uniform(0.1, 0.4, shape)
+    if dom is ABOVE_M1:
+        return x - 0.9
+    return x * np.where(rng.random(shape) < 0.5, -1.0, 1.0)
+
+
+def check_one_input_op(fn: Any, shape: tuple) -> None:
+    """gradcheck, the same expression in PyTorch, and second order."""
+    x = np.random.default_rng(10).normal(size=shape)
+    check_gradcheck(fn, x)
+    differential(fn, [x])
+    second_order(lambda T, a: fn(T, a) ** 2, [x])
+
+
+# ------------------------------------------------- a family's elementwise suite
+def family_tests(
+    unary: dict | None = None,
+    binary: dict | None = None,
+    tie_cases: dict | None = None,
+    one_input: dict | None = None,
+    steps: dict | None = None,
+) -> dict[str, Callable]:
+    """The tests a family file runs over its tables, written once: ``unary``
+    (name -> (expr, element domain)) and ``binary`` (name -> (expr, (domain,
+    domain))) are gradchecked over drawn shapes, compared with PyTorch in float64
+    and float32 (binary: also with one input requiring grad) and to second order;
+    ``tie_cases`` (name -> (expr, values)) compare ties and zeros with PyTorch;
+    ``one_input`` (name -> (expr, shape)) go through ``check_one_input_op``.
+    ``steps``: binary ops with jumps where ``k * a / b`` is whole (remainders),
+    which gradcheck keeps away from. A test file binds the result with
+    ``globals().update(...)``, so pytest collects the tests there."""
+    unary, binary = unary or {}, binary or {}
+    tie_cases, one_input, steps = tie_cases or {}, one_input or {}, steps or {}
+    # ties make maximum/clamp non-differentiable: gradcheck draws distinct values
+    ties = {n for n in binary if "max" in n or "min" in n or "clamp" in n}
+
+    @pytest.mark.parametrize("name", sorted(unary))
+    @FAST
+    @given(data=st.data(), shape=small_shapes)
+    def test_unary_gradcheck(name: str, data: st.DataObject, shape: tuple) -> None:
+        fn, dom = unary[name]
+        check_gradcheck(fn, data.draw(arrays(shape, dom)))
+
+    @pytest.mark.parametrize("name", sorted(binary))
+    @FAST
+    @given(data=st.data(), shapes=broadcast_pairs)
+    def test_binary_gradcheck(name: str, data: st.DataObject, shapes: Any) -> None:
+        fn, (da, db) = binary[name]
+        sa, sb = shapes.input_shapes
+        a = data.draw(arrays(sa, da))
+        b = data.draw(arrays(sb, db))
+        if name in ties:  # keep every pair of values at least 1e-3 apart
+            both = np.concatenate([a.ravel(), b.ravel(), b.ravel() + 0.5])
+            gaps = np.abs(both[:, None] - both[None, :]) + np.eye(both.size)
+            if both.size > 1 and gaps.min() < 1e-3:
+                return
+        if name in steps:
+            q = steps[name] * a / b
+            if np.abs(q - np.round(q)).min(initial=1) < 1e-3:
+                return
+        check_gradcheck(fn, a, b)
+
+    @pytest.mark.parametrize("dtype", [np.float64, np.float32])
+    @pytest.mark.parametrize("shape", SHAPES, ids=str)
+    @pytest.mark.parametrize("name", sorted(unary))
+    def test_unary_vs_torch(name: str, shape: tuple, dtype: Any) -> None:
+        fn, dom = unary[name]
+        differential(fn, [draw_values(shape, dom, np.random.default_rng(2))], dtype)
+
+    @pytest.mark.parametrize("dtype", [np.float64, np.float32])
+    @pytest.mark.parametrize("shapes", PAIRS, ids=str)
+    @pytest.mark.parametrize("name", sorted(binary))
+    def test_binary_vs_torch(name: str, shapes: tuple, dtype: Any) -> None:
+        fn, doms = binary[name]
+        rng = np.random.default_rng(0)
+        differential(fn, [draw_values(s, d, rng) for s, d in zip(shapes, doms)], dtype)
+
+    @pytest.mark.parametrize("needs", [(True, False), (False, True)])
+    @pytest.mark.parametrize("name", sorted(binary))
+    def test_binary_one_input_requires_grad(name: str, needs: tuple) -> None:
+        fn, doms = binary[name]
+        rng = np.random.default_rng(1)
+        arrs = [draw_values(s, d, rng) for s, d in zip(((2, 3), (3,)), doms)]
+        differential(fn, arrs, requires_grad=needs)
+
+    @pytest.mark.parametrize("name", sorted(unary))
+    def test_unary_second_order(name: str) -> None:
+        fn, dom = unary[name]
+        second_order(fn, [draw_values((2, 3), dom, np.random.default_rng(4))])
+
+    @pytest.mark.parametrize("name", sorted(binary))
+    def test_binary_second_order(name: str) -> None:
+        fn, doms = binary[name]
+        rng = np.random.default_rng(3)
+        second_order(fn, [draw_values(s, d, rng) for s, d in zip(((2, 3), (3,)), doms)])
+
+    @pytest.mark.parametrize("name", sorted(tie_cases))
+    def test_ties_and_zeros_vs_torch(name: str) -> None:
+        fn, arrs = tie_cases[name]
+        differential(fn, [np.array(a) for a in arrs])
+
+    @pytest.mark.parametrize("name", sorted(one_input))
+    def test_more_shape_ops(name: str) -> None:
+        check_one_input_op(*one_input[name])
+
+    tables = {
+        "unary": unary,
+        "binary": binary,
+        "ties_and_zeros": tie_cases,
+        "more_shape_ops": one_input,
+    }
+    return {
+        name: fn
+        for name, fn in locals().items()
+        if name.startswith("test_") and any(tables[t] for t in tables if t in name)
+    }

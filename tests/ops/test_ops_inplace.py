@@ -309,3 +309,76 @@ def test_inplace_binary_second_order(name: str) -> None:
     fn, doms = BINARY[name]
     rng = np.random.default_rng(5)
     second_order(fn, [_draw(s, d, rng) for s, d in zip(((2, 3), (3,)), doms)])
+
+
+# ---------------------------------------------- in-place forms of more ops
+# --------------------------------------------------------- in-place forms
+INPLACE = {
+    "addcmul_": (lambda T, a: (a * 1).addcmul_(a, a, value=0.5), (2, 3)),
+    "addcdiv_": (lambda T, a: (a * 1).addcdiv_(a, a * a + 1), (2, 3)),
+    "lerp_": (lambda T, a: (a * 1).lerp_(a * a, 0.7), (2, 3)),
+    "sqrt_": (lambda T, a: (a * a + 1).sqrt_(), (2, 3)),
+    "log_": (lambda T, a: (a * a + 1).log_() * a, (2, 3)),
+    "abs_": (lambda T, a: (a * 2).abs_() * a, (2, 3)),
+    "sin_cos_": (lambda T, a: (a * 1).sin_().cos_(), (2, 3)),
+    "reciprocal_": (lambda T, a: (a * a + 1).reciprocal_(), (2, 3)),
+    "asin_": (lambda T, a: (a * 0.2).arcsin_(), (2, 3)),
+    "expm1_": (lambda T, a: (a * a).expm1_() * a, (2, 3)),
+    "log1p_": (lambda T, a: (a * a).log1p_() * a, (2, 3)),
+    "rsqrt_": (lambda T, a: (a * a + 1).rsqrt_() * a, (2, 3)),
+    "floor_": (lambda T, a: (a * 3).floor_() * a, (2, 3)),
+    "ceil_": (lambda T, a: (a * 3).ceil_() + a, (2, 3)),
+    "round_": (lambda T, a: (a * 3).round_() * a, (2, 3)),
+    "trunc_": (lambda T, a: (a * 3).trunc_() * a, (2, 3)),
+    "frac_": (lambda T, a: (a * 3).frac_(), (2, 3)),
+    "scatter_": (
+        lambda T, a: (a * 1).scatter_(1, T.tensor([[2], [0]]), a[:, :1]),
+        (2, 3),
+    ),
+    "scatter_value_": (
+        lambda T, a: (a * 1).scatter_(0, T.tensor([[1, 0, 1]]), 0.0),
+        (2, 3),
+    ),
+    "scatter_add_": (
+        lambda T, a: (a * 1).scatter_add_(1, T.tensor([[1, 1]]), a[:1, 1:] * 2),
+        (2, 3),
+    ),
+    "scatter_on_view": (
+        lambda T, a: _on_view(a, lambda v: v.scatter_(0, T.tensor([2]), 5.0)),
+        (2, 3),
+    ),
+    "clamp_": (lambda T, a: (a * 1).clamp_(-0.5, 0.5), (2, 3)),
+    "clamp_min_": (lambda T, a: (a * 1).clamp_(min=0.1), (2, 3)),
+    "clamp_tensor_": (lambda T, a: (a * 1).clamp_(max=a[0].detach()), (2, 3)),
+    "masked_fill_": (lambda T, a: (a * 1).masked_fill_(a > 0.3, 0.0), (2, 3)),
+    "masked_fill_bcast_": (
+        lambda T, a: (a * 1).masked_fill_(T.tensor([True, False, True]), -1.0),
+        (2, 3),
+    ),
+    "masked_fill_0d_": (
+        lambda T, a: (a * 1).masked_fill_(a < 0, a.sum()),
+        (2, 3),
+    ),
+    "clamp_on_view": (lambda T, a: _on_view(a, lambda v: v.clamp_(max=0.0)), (2, 3)),
+    "masked_fill_on_view": (
+        lambda T, a: _on_view(a, lambda v: v.masked_fill_(v > 0, 9.0)),
+        (2, 3),
+    ),
+    "unsqueeze_": (lambda T, a: (a * 1).unsqueeze_(1) * a, (3,)),
+    "squeeze_": (lambda T, a: (a * 1).squeeze_() * a[0], (1, 3)),
+    "squeeze_dim_": (lambda T, a: (a * 1).squeeze_(-1).exp(), (3, 1)),
+}
+
+
+def _on_view(a: Any, op: Any) -> Any:
+    y = a * 1
+    op(y[1])
+    return y
+
+
+@pytest.mark.parametrize("name", sorted(INPLACE))
+def test_inplace_forms(name: str) -> None:
+    fn, shape = INPLACE[name]
+    x = np.random.default_rng(15).normal(size=shape)
+    differential(fn, [x])
+    second_order(lambda T, a: fn(T, a) ** 2, [x])

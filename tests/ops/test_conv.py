@@ -1,0 +1,185 @@
+"""Convolutions (ops/conv.py): 1-d to 3-d, stride, padding, dilation, groups,
+transposed; drawn geometries against PyTorch.
+
+Each op: float64 gradcheck, the same expression against PyTorch (values,
+gradients, nodes, next_functions, ``_saved_*``), and second order where it
+applies. (These came from test_ops_more.py, split by family.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from op_harness import (
+    check_gradcheck,
+    differential,
+    second_order,
+    torch,
+)
+
+import minigrad
+
+CONV = {  # (fn of (T, input, weight), input shape, weight shape)
+    "conv2d": (
+        lambda T, x, w: T.nn.functional.conv2d(x, w),
+        (1, 2, 4, 4),
+        (3, 2, 2, 2),
+    ),
+    "conv2d_stride_pad": (
+        lambda T, x, w: T.nn.functional.conv2d(
+            x, w, w[:, 0, 0, 0], stride=2, padding=1
+        ),
+        (2, 2, 5, 4),
+        (3, 2, 3, 2),
+    ),
+    "conv2d_groups_dilation": (
+        lambda T, x, w: T.nn.functional.conv2d(x, w, dilation=(2, 1), groups=2),
+        (1, 4, 5, 3),
+        (2, 2, 2, 2),
+    ),
+    "conv2d_same_unbatched": (
+        lambda T, x, w: T.nn.functional.conv2d(x, w, padding="same"),
+        (2, 3, 3),
+        (2, 2, 3, 3),
+    ),
+    "conv1d": (
+        lambda T, x, w: T.nn.functional.conv1d(x, w, stride=2, padding=2),
+        (2, 2, 5),
+        (3, 2, 3),
+    ),
+    "conv3d": (
+        lambda T, x, w: T.nn.functional.conv3d(x, w),
+        (1, 1, 3, 3, 3),
+        (2, 1, 2, 2, 2),
+    ),
+    "conv_transpose2d": (
+        lambda T, x, w: T.nn.functional.conv_transpose2d(x, w),
+        (1, 2, 3, 3),
+        (2, 3, 2, 2),
+    ),
+    "conv_transpose2d_stride_pad_output_padding": (
+        lambda T, x, w: T.nn.functional.conv_transpose2d(
+            x, w, w[0, :, 0, 0], stride=2, padding=1, output_padding=1
+        ),
+        (2, 2, 3, 2),
+        (2, 3, 3, 2),
+    ),
+    "conv_transpose2d_groups_dilation": (
+        lambda T, x, w: T.nn.functional.conv_transpose2d(
+            x, w, stride=(1, 2), groups=2, dilation=(2, 1), output_padding=(1, 0)
+        ),
+        (1, 4, 3, 3),
+        (4, 1, 2, 2),
+    ),
+    "conv_transpose1d_unbatched": (
+        lambda T, x, w: T.nn.functional.conv_transpose1d(x, w, stride=3, padding=1),
+        (2, 4),
+        (2, 3, 3),
+    ),
+    "conv_transpose3d": (
+        lambda T, x, w: T.nn.functional.conv_transpose3d(x, w, stride=2),
+        (1, 1, 2, 2, 2),
+        (1, 2, 2, 1, 2),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONV))
+def test_convolutions(name: str) -> None:
+    """gradcheck, PyTorch's values, graph, saved attributes and gradients, and
+    second order (through ConvolutionBackwardBackward0) for both arguments."""
+    fn, sx, sw = CONV[name]
+    rng = np.random.default_rng(19)
+    x, w = rng.normal(size=sx), rng.normal(size=sw)
+    check_gradcheck(fn, x, w)
+    differential(fn, [x, w])
+    differential(fn, [x, w], requires_grad=(False, True))
+    second_order(lambda T, a, b: fn(T, a, b) ** 2, [x, w])
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    k=st.integers(1, 2),
+    groups=st.integers(1, 2),
+    stride=st.integers(1, 3),
+    padding=st.integers(0, 2),
+    dilation=st.integers(1, 2),
+    kernel=st.integers(1, 3),
+    size=st.integers(1, 4),
+    extra=st.integers(0, 2),
+)
+def test_conv_transpose_random_geometry(
+    k: int,
+    groups: int,
+    stride: int,
+    padding: int,
+    dilation: int,
+    kernel: int,
+    size: int,
+    extra: int,
+) -> None:
+    """Transposed convolutions of random geometry: values, graph and gradients
+    as PyTorch's, or PyTorch's error."""
+    output_padding = extra if extra < max(stride, dilation) else 0
+    rng = np.random.default_rng(size * 31 + kernel)
+    x = rng.standard_normal((1, 2 * groups) + (size,) * k)
+    w = rng.standard_normal((2 * groups, 2) + (kernel,) * k)
+    conv = "conv_transpose1d" if k == 1 else "conv_transpose2d"
+
+    def fn(T: Any, a: Any, b: Any) -> Any:
+        return getattr(T.nn.functional, conv)(
+            a, b, None, stride, padding, output_padding, groups, dilation
+        )
+
+    try:
+        fn(torch, torch.tensor(x), torch.tensor(w))
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError) as mine:
+            fn(minigrad, minigrad.tensor(x), minigrad.tensor(w))
+        assert str(mine.value) == str(e)
+        return
+    differential(fn, [x, w])
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    k=st.integers(1, 2),
+    groups=st.integers(1, 2),
+    stride=st.integers(1, 3),
+    padding=st.integers(0, 2),
+    dilation=st.integers(1, 2),
+    kernel=st.integers(1, 3),
+    size=st.integers(1, 5),
+)
+def test_conv_random_geometry(
+    k: int,
+    groups: int,
+    stride: int,
+    padding: int,
+    dilation: int,
+    kernel: int,
+    size: int,
+) -> None:
+    """Convolutions of random geometry: as PyTorch's, or PyTorch's error."""
+    rng = np.random.default_rng(size * 17 + kernel)
+    x = rng.standard_normal((2, 2 * groups) + (size,) * k)
+    w = rng.standard_normal((2 * groups, 2) + (kernel,) * k)
+    conv = "conv1d" if k == 1 else "conv2d"
+
+    def fn(T: Any, a: Any, b: Any) -> Any:
+        return getattr(T.nn.functional, conv)(
+            a, b, None, stride, padding, dilation, groups
+        )
+
+    try:
+        fn(torch, torch.tensor(x), torch.tensor(w))
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError) as mine:
+            fn(minigrad, minigrad.tensor(x), minigrad.tensor(w))
+        assert str(mine.value) == str(e)
+        return
+    differential(fn, [x, w])

@@ -1,0 +1,91 @@
+"""Max, min, sort (ops/ordering.py): sort, argsort, topk, kthvalue, median,
+msort; argmax/argmin; max's return type; ties against PyTorch.
+
+Each op: float64 gradcheck, the same expression against PyTorch (values,
+gradients, nodes, next_functions, ``_saved_*``), and second order where it
+applies. (These came from test_ops_more.py, split by family.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from op_harness import (
+    FAST,
+    check_gradcheck,
+    differential,
+    family_tests,
+    second_order,
+    torch,
+)
+
+import minigrad
+
+TIE_CASES = {
+    "max_all": (lambda T, a: a.max(), ([3.0, 1.0, 3.0, 3.0],)),
+    "min_all": (lambda T, a: a.min(), ([[0.0, 1.0], [0.0, 4.0]],)),
+    "max_dim": (lambda T, a: a.max(1).values, ([[3.0, 1.0, 3.0], [2.0, 2.0, 0.0]],)),
+    "amax": (lambda T, a: a.amax(1), ([[3.0, 1.0, 3.0], [2.0, 2.0, 2.0]],)),
+    "amin_all": (lambda T, a: a.amin(), ([[3.0, 1.0, 1.0], [2.0, 1.0, 2.0]],)),
+}
+
+
+def test_argmax_argmin_vs_torch() -> None:
+    x = np.array([[1.0, 5.0, 5.0], [7.0, -1.0, 0.0]])
+    for fn in (
+        lambda T, a: a.argmax(),
+        lambda T, a: a.argmax(1),
+        lambda T, a: T.argmin(a, 0, keepdim=True),
+        lambda T, a: a.argmax(keepdim=True),
+        lambda T, a: a[0, 0].argmax(),
+    ):
+        y_mg, y_th = differential(fn, [x])
+        assert y_mg.dtype is minigrad.int64 and y_mg.grad_fn is None
+
+
+def test_max_dim_return_type() -> None:
+    out = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([[1.0, 4.0], [3.0, 2.0]], requires_grad=True)
+        r = x.max(1)
+        values, indices = r
+        assert r.values is values and r.indices is indices
+        assert indices.grad_fn is None and not indices.requires_grad
+        assert values.output_nr == 0
+        out.append(repr(r).replace("torch", "minigrad"))
+        out.append(repr(x.min(dim=0, keepdim=True)).replace("torch", "minigrad"))
+    assert out[:2] == out[2:]
+
+
+ORDERING = {
+    "sort": lambda T, a: a.sort().values,
+    "sort_dim0_desc": lambda T, a: T.sort(a, 0, descending=True)[0],
+    "sort_stable": lambda T, a: a.sort(dim=-1, stable=True).values,
+    "msort": lambda T, a: a.msort(),
+    "topk": lambda T, a: a.topk(2).values,
+    "topk_smallest": lambda T, a: T.topk(a, 1, 0, largest=False).values,
+    "kthvalue": lambda T, a: a.kthvalue(2).values,
+    "kthvalue_keepdim": lambda T, a: T.kthvalue(a, 1, 0, keepdim=True).values,
+    "median": lambda T, a: a.median(),
+    "median_dim": lambda T, a: T.median(a, 1).values,
+    "median_0d": lambda T, a: a.sum().median(0).values,
+}
+
+
+@pytest.mark.parametrize("name", sorted(ORDERING))
+@FAST
+@given(perm=st.permutations([-1.7, -0.9, -0.2, 0.4, 1.1, 1.8]))
+def test_ordering_ops(name: str, perm: list) -> None:
+    """Values, indices and nodes as PyTorch's; the gradient goes back where each
+    value came from (values well apart: ties are PyTorch's implementation's
+    choice, and gradcheck's steps must not reorder them)."""
+    fn, a = ORDERING[name], np.array(perm).reshape(2, 3)
+    check_gradcheck(fn, a)
+    differential(fn, [a])
+    second_order(lambda T, x: fn(T, x) ** 2, [a])
+
+
+# the elementwise suite over this family's tables (op_harness.family_tests)
+globals().update(family_tests(tie_cases=TIE_CASES))
