@@ -8,12 +8,31 @@ from typing import Any
 
 import numpy as np
 import pytest
+import test_activation
+import test_arithmetic
+import test_binary
+import test_loss
+import test_selection
+import test_unary
+from op_harness import draw_values as _draw
 from test_fused_backward import REDUCTIONS
-from test_ops_more import BINARY, UNARY, _draw
 
 import minigrad
 
 torch = pytest.importorskip("torch")
+# the expressions of the elementwise op tests, all families together
+UNARY = {
+    **test_unary.UNARY,
+    **test_activation.UNARY,
+    **test_selection.UNARY,
+    **test_arithmetic.UNARY,
+}
+BINARY = {
+    **test_arithmetic.BINARY,
+    **test_binary.BINARY,
+    **test_loss.BINARY,
+    **test_selection.BINARY,
+}
 # PyTorch 2.13's forward_ad calls the deprecated torch.jit.script on each use
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
