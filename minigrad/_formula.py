@@ -334,7 +334,7 @@ def permute(x: Any, dims: tuple) -> Any:
     return np.transpose(x, dims) if isinstance(x, ndarray) else x.permute(dims)
 
 
-# ---- helpers for nn ops (ops/nn.py)
+# ---- helpers for the nn ops (softmax, the losses, addmm, embedding)
 def data(x: Any) -> Any:
     """The array behind ``x`` (an array stays as it is)."""
     return x if isinstance(x, ndarray) else x._data

@@ -43,7 +43,7 @@ def bind_tensor_class(cls: type) -> None:
 
 
 # What the layers above register for the core to call, by name: the op that
-# AccumulateGrad records under create_graph ("Copy", from ops/shape.py), the ops
+# AccumulateGrad records under create_graph ("Copy", from ops/copies.py), the ops
 # the formula helpers record on Tensors (_formula.py), forward AD's tangent rules
 # (autograd/forward_ad.py). Every one is registered when ``import minigrad`` ends.
 registered: dict[str, Callable[..., Any]] = {}
