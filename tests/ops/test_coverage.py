@@ -414,7 +414,9 @@ VIEWS: dict[str, Case] = {
     "Permute": case(lambda T, a: a.permute(1, 0), S),
     "Expand": case(lambda T, a: a.expand(2, 2, 3), S),
     "Unsqueeze": case(lambda T, a: a.unsqueeze(1), S),
+    "UnsqueezeInplace": case(lambda T, a: (a * 1).unsqueeze_(1), S),
     "Squeeze": case(lambda T, a: a.squeeze(), (2, 1, 3)),
+    "SqueezeInplace": case(lambda T, a: (a * 1).squeeze_(), (2, 1, 3)),
     "SqueezeDim": case(lambda T, a: a.squeeze(1), (2, 1, 3)),
     "SqueezeDimInplace": case(lambda T, a, b: a @ b, (3,), (3, 2)),  # (v @ M)
     "Select": case(lambda T, a: a[1], S),
