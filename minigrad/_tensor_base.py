@@ -272,7 +272,7 @@ class TensorBase(ViewsAndInplace):
             return A.Div.apply(self, other)
         return A.DivMode.apply(self, other, rounding_mode)
 
-    divide = div
+    divide = true_divide = div
 
     def remainder(self, other: Any) -> Tensor:
         """``self mod other`` with the divisor's sign, as Python's ``%``."""
