@@ -186,11 +186,19 @@ def _saved_names(node: Any) -> list[str]:
         if attr.startswith("_raw_saved_"):
             name = attr[len("_raw_saved_") :]
             try:
-                if getattr(node, "_saved_" + name) is not None:
+                if _read_saved(node, name) not in (None, ()):
                     names.append(name)
             except RuntimeError:  # unreadable already: freed all the same
                 names.append(name)
     return names
+
+
+def _read_saved(node: Any, name: str) -> Any:
+    try:
+        return getattr(node, "_saved_" + name)
+    except AttributeError:  # a custom Function's node (e.g. reentrant
+        # checkpoint's) keeps ``_raw_saved_tensors``, read as ``saved_tensors``
+        return getattr(node, "saved_" + name, None)
 
 
 def _snapshot(g: Any) -> Any:

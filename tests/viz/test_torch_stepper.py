@@ -454,3 +454,27 @@ def test_pdf_gif_png_and_forward_exports_of_torch_frames(tmp_path: Any) -> None:
     assert len(pngs) == n + 1  # the frame before the first step, then one per node
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
     assert stepper.done and no_worker_left()
+
+
+def test_a_custom_function_node_steps_and_frees_its_saved_tensors() -> None:
+    """A custom Function's node (here reentrant checkpoint's, which runs a
+    backward of its own inside) keeps its slots as ``_raw_saved_tensors``,
+    read as ``saved_tensors``: stepping it gives PyTorch's grads."""
+    from torch.utils.checkpoint import checkpoint
+
+    def program() -> tuple[Any, Any, Any]:
+        w, x = leaf(torch, WX), leaf(torch, XS)
+        y = checkpoint(lambda x: torch.tanh(x @ w), x, use_reentrant=True)
+        return y.sum(), w, x
+
+    loss, w, x = program()
+    loss.backward()
+    loss2, w2, x2 = program()
+    stepper = BackwardStepper(loss2, params={"w": w2, "x": x2})
+    while not stepper.done:
+        stepper.next()
+    assert stepper.error is None
+    names = [f.name for f in stepper.frames]
+    assert names == ["SumBackward0", "CheckpointFunctionBackward", "AccumulateGrad"]
+    assert stepper.frames[1].released == ["_saved_tensors"]
+    assert torch.equal(w2.grad, w.grad) and torch.equal(x2.grad, x.grad)
