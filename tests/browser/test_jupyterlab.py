@@ -62,7 +62,7 @@ def test_next_moves_the_highlight_in_jupyter(lab: Lab) -> None:
             assert_steppers_at_frame_0(page, NOTEBOOK.name)
 
             next_button.click()
-            expect(view).to_have_attribute("data-step", "1", timeout=10_000)
+            expect(view).to_have_attribute("data-step", "1", timeout=30_000)
             expect(running).to_have_count(1)
             first = running.get_attribute("id")
             assert first is not None and first.endswith("f0")  # MeanBackward0
@@ -71,7 +71,7 @@ def test_next_moves_the_highlight_in_jupyter(lab: Lab) -> None:
             expect(panel).to_contain_text("MeanBackward0")
 
             next_button.click()
-            expect(view).to_have_attribute("data-step", "2", timeout=10_000)
+            expect(view).to_have_attribute("data-step", "2", timeout=30_000)
             expect(running).not_to_have_attribute("id", first)
             expect(panel).to_contain_text("Step 2 of")
             expect(panel).to_contain_text("MulBackward0")

@@ -10,6 +10,7 @@ print is compared like the rest.
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 from pathlib import Path
 
@@ -58,12 +59,26 @@ def lesson_program(stem: str) -> str:
     return program.replace("import minigrad as torch\n", "import torch\n")
 
 
+def _close_steppers() -> None:
+    """A lesson leaves steppers mid-pass, as a student would; under PyTorch each
+    keeps a worker thread waiting inside backward. The lessons run in this
+    process, so close them (ending the workers) before the next test."""
+    from viz.stepper import BackwardStepper
+
+    for obj in gc.get_objects():
+        if isinstance(obj, BackwardStepper):
+            obj.close()
+
+
 @pytest.mark.parametrize("stem", LESSONS)
 def test_lesson_prints_the_same_under_torch(
     stem: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)  # the export cells write slides/ here
-    torch_out, minigrad_out = compare(lesson_program(stem))
+    try:
+        torch_out, minigrad_out = compare(lesson_program(stem))
+    finally:
+        _close_steppers()
     # it ran to the end under PyTorch, every exercise's check passing
     assert "Error" not in torch_out.splitlines()[-1], torch_out[-2000:]
     assert "Correct!" in torch_out and "Not yet" not in torch_out
