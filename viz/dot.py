@@ -31,8 +31,9 @@ from .graph import (
     ModuleBox,
     SavedSlot,
     TensorInfo,
+    cluster_of,
     folded,
-    module_of,
+    module_path,
     shape_label,
     truncated,
     use_id,
@@ -53,6 +54,7 @@ SHAPES: dict[str, tuple[str, str, str]] = {
     "saved": ("note", "filled", "1.2"),
     "saved-freed": ("note", "dashed,filled", "1.2"),
     "saved-stale": ("note", "filled", "2.2"),
+    "module": ("box3d", "filled", "1.2"),
 }
 
 
@@ -88,6 +90,7 @@ THEMES: dict[str, Theme] = {
             "saved": ("#fbe3b3", "#a86f00"),
             "saved-freed": ("#f5f5f5", "#888888"),
             "saved-stale": ("#f7c6b3", "#c23b00"),
+            "module": ("#ececec", "#555555"),
         },
     ),
     "dark": Theme(
@@ -105,6 +108,7 @@ THEMES: dict[str, Theme] = {
             "saved": ("#5c4510", "#e69f00"),
             "saved-freed": ("#2a2a2a", "#8a8a8a"),
             "saved-stale": ("#6b2a10", "#ff7a3d"),
+            "module": ("#3a3a3a", "#c8c8c8"),
         },
     ),
 }
@@ -120,6 +124,7 @@ LEGEND_TEXT = {
     "saved": "saved tensor (_saved_*)",
     "saved-freed": "saved tensor, freed by backward()",
     "saved-stale": "saved tensor, changed in place",
+    "module": "module drawn as one box (depth=)",
 }
 
 # Above this many nodes a drawing goes compact: no "grad_fn"/"variable" edge
@@ -150,6 +155,7 @@ FAST_LAYOUT = {
 FONT = "Helvetica"
 MONO = "Courier"
 MAX_ATTR_LINES = 5
+MAX_PARAM_LINES = 4  # a collapsed module's parameters, one a line
 
 
 # ------------------------------------------------------------------- labels
@@ -588,14 +594,22 @@ def backward_dot(
                 tensor_copy[(e.src, leaf)] = copies[leaf][k]
     multi = g.multi_output()
     expert = _is_expert(detail)
-    box = (_module_clusters(g, th, p) if group else {}) | _fold_boxes(g.folds, th, p)
+    box = _Boxes()
+    if group:
+        where = cluster_of(g)
+        for f in g.functions.values():  # a parameter in its module's cluster
+            if f.variable is not None and f.id in where:
+                where[f.variable] = where[f.id]
+        _module_clusters(box, where, g.module_kinds, th, p)
+    _fold_boxes(box, g.folds, th, p)
     for f in g.functions.values():
         kind = "accumulate" if f.is_accumulate_grad else "fn"
         ids = copies.get(f.id, [f.id])
         label = _function_label(f, th, show_attrs, len(ids), expert)
         classes = _classes("function", ids)
         if f.id in g.boxes:  # a module drawn as one box
-            label, classes = _module_label(g, g.boxes[f.id], th), "function module"
+            kind = "module"
+            label, classes = _module_label(g.boxes[f.id], th), "function module"
         for did in ids:
             _node(box.get(f.id, dot), p + did, label, kind, th, classes)
     if g.hidden:  # `truncated` left nodes out: one box says how many
@@ -613,7 +627,7 @@ def backward_dot(
     for t in shown:
         ids = copies.get(t.id, [t.id])
         label = _tensor_label(t, th, show_values, len(ids), expert)
-        where = box.get(acc_of.get(t.id, ""), dot)  # a parameter: in its module
+        where = box.get(t.id, box.get(acc_of.get(t.id, ""), dot))
         for did in ids:
             classes = _classes("tensor", ids)
             _node(where, p + did, label, t.kind, th, classes, output=t.is_output)
@@ -624,6 +638,8 @@ def backward_dot(
         if e.dst is None:
             continue
         label = f"output_nr={e.output_nr}" if e.dst in multi else None
+        if e.dst in g.boxes:  # a module box has no output_nr of its own
+            label = None
         dst = use_of_edge.get(e.id, e.dst)
         kind = "next"
         if (e.src, e.input_nr) in exits:  # leaves a folded block
@@ -662,6 +678,8 @@ def backward_dot(
         if any(f.is_accumulate_grad for f in g.functions.values())
         else []
     )
+    if any(f in g.boxes for f in g.functions):
+        kinds.append("module")
     if show_saved:
         for s in g.saved.values():
             kind = "saved" if s.state == "ok" else f"saved-{s.state}"
@@ -698,7 +716,7 @@ def backward_dot(
                     constraint="false",
                     **{"class": "same-tensor"},
                 )
-    _close_boxes(dot, box)
+    box.close(dot)
     if legend:
         draw_legend = (
             _legend_row if slide else functools.partial(_legend, rankdir=rankdir)
@@ -707,12 +725,37 @@ def backward_dot(
     return dot
 
 
-def _fold_boxes(
-    folds: list[Fold], theme: Theme, prefix: str
-) -> dict[str, graphviz.Digraph]:
-    """Function id -> the cluster its folded block is drawn in; each
-    cluster's label is the note saying what was folded."""
-    box: dict[str, graphviz.Digraph] = {}
+class _Boxes:
+    """The clusters a drawing's nodes go in: id -> cluster. Module clusters
+    nest by their dotted path (``encoder.0`` inside ``encoder``)."""
+
+    def __init__(self) -> None:
+        self.of: dict[str, graphviz.Digraph] = {}
+        # id(cluster) -> (nesting depth, cluster, the cluster it sits in)
+        self.clusters: dict[int, tuple[int, graphviz.Digraph, graphviz.Digraph | None]]
+        self.clusters = {}
+
+    def get(self, nid: str, default: graphviz.Digraph) -> graphviz.Digraph:
+        return self.of.get(nid, default)
+
+    def add(
+        self,
+        sub: graphviz.Digraph,
+        depth: int = 0,
+        parent: graphviz.Digraph | None = None,
+    ) -> None:
+        self.clusters[id(sub)] = (depth, sub, parent)
+
+    def close(self, dot: graphviz.Digraph) -> None:
+        """Write each cluster into its parent, the innermost first (a
+        subgraph's text is copied when it is added)."""
+        for _depth, sub, parent in sorted(self.clusters.values(), key=lambda c: -c[0]):
+            (dot if parent is None else parent).subgraph(sub)
+
+
+def _fold_boxes(box: _Boxes, folds: list[Fold], theme: Theme, prefix: str) -> None:
+    """Put each folded block's nodes in a cluster whose label is the note
+    saying what was folded."""
     for fold in folds:
         note = (
             _Label(theme)
@@ -739,19 +782,23 @@ def _fold_boxes(
             labeljust="l",
             **{"class": "fold"},
         )
-        box.update(dict.fromkeys(fold.shown, sub))
-    return box
+        box.add(sub)
+        box.of.update(dict.fromkeys(fold.shown, sub))
 
 
 def _module_clusters(
-    g: Graph, theme: Theme, prefix: str
-) -> dict[str, graphviz.Digraph]:
-    """Function id -> the cluster of its module, named like ``Linear fc1``."""
-    box: dict[str, graphviz.Digraph] = {}
+    box: _Boxes, where: dict[str, str], kinds: dict[str, str], theme: Theme, prefix: str
+) -> None:
+    """Put each drawn id of ``where`` (id -> module path) in the cluster of
+    its module, named like ``Linear fc1``; a nested module's cluster (named
+    by its dotted path, ``Linear encoder.0``) sits inside its parent's."""
     clusters: dict[str, graphviz.Digraph] = {}
-    for fid, path in module_of(g).items():
+
+    def cluster(path: str) -> graphviz.Digraph:
         if path not in clusters:
-            name = f"{g.module_kinds.get(path, '')} {path}".strip()
+            parent = module_path(path)
+            outer = cluster(parent) if parent else None
+            name = f"{kinds.get(path, '')} {path}".strip()
             sub = clusters[path] = graphviz.Digraph(f"cluster_{prefix}module-{path}")
             sub.attr(
                 label=_Label(theme).title(name).html(),
@@ -762,23 +809,25 @@ def _module_clusters(
                 labeljust="l",
                 **{"class": "module"},
             )
-        box[fid] = clusters[path]
-    return box
+            box.add(sub, path.count(".") + 1, outer)
+        return clusters[path]
+
+    for nid, path in where.items():
+        box.of[nid] = cluster(path)
 
 
-def _module_label(g: Graph, m: ModuleBox, theme: Theme) -> str:
+def _module_label(m: ModuleBox, theme: Theme) -> str:
     """A collapsed module: its name, what it stands for, its parameters."""
     lab = _Label(theme).title(m.title)
-    lab.small(f"{len(m.functions)} autograd nodes in one box (depth=)")
-    for tid in m.params:
-        t = g.tensors[tid]
-        lab.small(f"{(t.name or '').rpartition('.')[2]} {shape_label(t.shape)}")
+    lab.small(f"{len(m.functions):,} autograd nodes in one box (depth=)")
+    shown = m.described
+    if len(shown) > MAX_PARAM_LINES:  # a deep stack: the count and the ends
+        shown = [
+            f"{len(shown)} parameters: {shown[0]} … {shown[-1]}",
+        ]
+    for line in shown:
+        lab.small(line)
     return lab.html()
-
-
-def _close_boxes(dot: graphviz.Digraph, box: dict[str, graphviz.Digraph]) -> None:
-    for sub in {id(b): b for b in box.values()}.values():
-        dot.subgraph(sub)
 
 
 def _exit_labels(folds: list[Fold]) -> dict[tuple[str, int], str]:
@@ -857,10 +906,13 @@ def forward_dot(
     slide: bool = False,
     title: str | None = None,
     split_shared: bool | None = None,
+    clusters: dict[str, str] | None = None,
 ) -> graphviz.Digraph:
     """The forward graph: tensors and the ops between them (``slide``,
     ``title`` and ``split_shared`` as in `backward_dot`: a leaf read by
-    several ops is drawn next to each of them)."""
+    several ops is drawn next to each of them). ``clusters``: drawn id ->
+    module path (`graph.forward_clusters`), each module's ops and tensors
+    in a box named after it."""
     th = lecture(THEMES[theme]) if slide else THEMES[theme]
     dot = _new_digraph("forward", th, rankdir, size, title)
     p = prefix
@@ -875,18 +927,26 @@ def forward_dot(
     uses: dict[str, int] = {}
     for tid, _op in copy_of:
         uses[tid] = uses.get(tid, 0) + 1
-    box = _fold_boxes(fv.folds, th, p)
+    box = _Boxes()
+    if clusters:
+        _module_clusters(box, clusters, fv.module_kinds, th, p)
+    _fold_boxes(box, fv.folds, th, p)
     for t in fv.tensors:
         n = uses.get(t.id, 1)
         ids = [use_id(t.id, k) for k in range(n)]
         label = _tensor_label(t, th, show_values, n, _is_expert(detail))
-        where = box.get(t.producer[0], dot) if t.producer else dot
+        where = box.get(t.id, box.get(t.producer[0], dot) if t.producer else dot)
         for did in ids:
             classes = _classes("tensor", ids)
             _node(where, p + did, label, t.kind, th, classes, output=t.is_output)
     for op in fv.ops:
         label = _Label(th).title(op.op).small(op.name).html()
-        _node(box.get(op.id, dot), p + op.id, label, "op", th, "function")
+        classes = "function"
+        kind = "op"
+        if op.id in fv.boxes:  # a module drawn as one box
+            kind = "module"
+            label, classes = _module_label(fv.boxes[op.id], th), "function module"
+        _node(box.get(op.id, dot), p + op.id, label, kind, th, classes)
     exits = _exit_labels(fv.folds)  # (op, input position): into the fold
     for e in fv.edges:
         kind = "input" if e.dst in op_ids else "output"
@@ -896,10 +956,11 @@ def forward_dot(
             label, kind = exits[(e.dst, e.index)], "input folded"
         src = copy_of.get((e.src, e.dst), e.src)
         _edge(dot, p + src, p + e.dst, id=p + e.id, label=label, **{"class": kind})
-    _close_boxes(dot, box)
+    box.close(dot)
     if legend:
         draw_legend = (
             _legend_row if slide else functools.partial(_legend, rankdir=rankdir)
         )
-        draw_legend(dot, _tensor_kinds(fv.tensors) + ["op"], th, p)
+        modules = ["module"] if any(op.id in fv.boxes for op in fv.ops) else []
+        draw_legend(dot, _tensor_kinds(fv.tensors) + ["op"] + modules, th, p)
     return dot

@@ -31,6 +31,7 @@ from .graph import (
     Fold,
     Graph,
     build_graph,
+    forward_clusters,
     forward_view,
     grouped,
 )
@@ -69,7 +70,7 @@ class Options:
     split_shared: bool | None = None  # None: automatic, by node count
     collapse: bool | None = None  # None: automatic, above dot.COLLAPSE_ABOVE
     fold: bool | None = None  # None: automatic, above dot.FOLD_ABOVE
-    group: bool = False  # a box around each module's nodes (backward view)
+    group: bool = False  # a box around each module's nodes
     depth: int | None = None  # modules this deep drawn as one box each
     detail: str = "beginner"  # or "expert": every attribute PyTorch saved
     title: str | None = None  # above the graph (slides)
@@ -88,6 +89,12 @@ class Options:
             raise ValueError(f"engine must be one of {render.ENGINES}")
         if self.detail not in DETAILS:
             raise ValueError(f"detail must be one of {DETAILS}, not {self.detail!r}")
+        if self.depth is not None and (
+            isinstance(self.depth, bool)
+            or not isinstance(self.depth, int)
+            or self.depth < 1
+        ):
+            raise ValueError(f"depth must be 1 or more, not {self.depth!r}")
         _size_attr(self.size)
         return self
 
@@ -176,15 +183,19 @@ class Drawing:
             detail=o.detail,
         )
         graph = self._shown_graph(o)
+        group = o.group or o.depth is not None
         if self.view == "forward":
             fv = forward_view(graph)
-            return forward_dot(fv, split_shared=o.split_shared, **common)
+            clusters = forward_clusters(graph, fv) if group else None
+            return forward_dot(
+                fv, split_shared=o.split_shared, clusters=clusters, **common
+            )
         return backward_dot(
             graph,
             show_saved=o.show_saved,
             show_attrs=o.show_attrs,
             split_shared=o.split_shared,
-            group=o.group or o.depth is not None,
+            group=group,
             **common,
         )
 
@@ -426,10 +437,13 @@ def backward_graph(
     nodes it stands for; None (default) folds graphs of more than a few
     hundred nodes, False draws every repeat.
     ``group``: a box around each module's nodes, named from the parameter
-    names (``params=model`` also gives the class: "Linear fc1").
-    ``depth``: draw each module that deep (1: ``fc1``, 2: ``encoder.layer1``)
-    as one box with its in- and out-edges, saying how many autograd nodes
-    and which parameters it stands for.
+    names (``params=model`` also gives the class: "Linear fc1"); a nested
+    module's box (``encoder.0``) sits inside its parent's (``encoder``).
+    ``depth``: draw each module that deep (1: ``fc1`` or ``encoder``, 2:
+    ``encoder.0``) as one box with its in- and out-edges, saying how many
+    autograd nodes and which parameters it stands for
+    ("Sequential encoder (3 layers)"); shallower modules are drawn as boxes
+    around their parts.
     ``detail``: "beginner" (default) hides PyTorch internals (``*_sym_sizes``,
     ``*_sym_strides``, slots left None), prints enums by name
     (``reduction='mean'``, ``ignore_index=-100``), "scalar" for 0-d tensors
@@ -476,6 +490,8 @@ def forward_graph(
     detail: str = "beginner",
     split_shared: bool | None = None,
     fold: bool | None = None,
+    group: bool = False,
+    depth: int | None = None,
 ) -> Drawing:
     """Draw the computation as written: tensors and the ops between them.
 
@@ -486,8 +502,8 @@ def forward_graph(
     (``x * w`` saves ``x``); otherwise a "tensor" placeholder stands in.
     ``split_shared``: a leaf read by several ops (a weight of a loop) is drawn
     next to each, marked "N uses" (default: above a few dozen nodes).
-    ``fold``: repeated blocks drawn once, as in `backward_graph`. Other
-    arguments as in `backward_graph`.
+    ``fold``: repeated blocks drawn once; ``group`` and ``depth``: modules
+    as boxes, as in `backward_graph`. Other arguments as in `backward_graph`.
     """
     return _drawing(
         "forward",
@@ -505,4 +521,6 @@ def forward_graph(
         detail=detail,
         split_shared=split_shared,
         fold=fold,
+        group=group,
+        depth=depth,
     )

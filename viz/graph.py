@@ -17,6 +17,7 @@ they depend only on the graph's structure and are stable from run to run.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import heapq
 import inspect
 import re
@@ -828,8 +829,9 @@ def truncated(g: Graph, keep: int) -> Graph:
             kept.add(e.dst)
     if len(kept) == len(order):
         return g
-    out = Graph(outputs=list(g.outputs), node_ids=g.node_ids)
+    out = derived(g)
     out.functions = {fid: f for fid, f in g.functions.items() if fid in kept}
+    out.folds = [f for f in g.folds if kept.issuperset(f.shown)]
     out.hidden = len(order) - len(kept)
     for e in g.edges:
         if e.src in kept:
@@ -876,6 +878,8 @@ class ForwardView:
     edges: list[ForwardEdge]
     multi_output: set[str]
     folds: list[Fold] = field(default_factory=list)  # as in `Graph.folds`
+    boxes: dict[str, ModuleBox] = field(default_factory=dict)  # `Graph.boxes`
+    module_kinds: dict[str, str] = field(default_factory=dict)  # `Graph.module_kinds`
 
 
 def forward_view(g: Graph) -> ForwardView:
@@ -938,7 +942,24 @@ def forward_view(g: Graph) -> ForwardView:
         if t.producer is not None and t.producer[0] in g.functions:
             fid, nr = t.producer
             edges.append(ForwardEdge(f"fe-{fid}-{t.id}", fid, t.id, nr))
-    return ForwardView(ops, list(tensors.values()), edges, g.multi_output(), g.folds)
+    multi = g.multi_output() - set(g.boxes)  # a box's outputs are not numbered
+    return ForwardView(
+        ops, list(tensors.values()), edges, multi, g.folds, g.boxes, g.module_kinds
+    )
+
+
+def forward_clusters(g: Graph, fv: ForwardView) -> dict[str, str]:
+    """Drawn id -> module cluster, for the forward view of ``g``: an op as
+    in `cluster_of`, a parameter with its module, a tensor with the op that
+    made it."""
+    where = cluster_of(g)
+    for f in g.functions.values():
+        if f.variable is not None and f.id in where:
+            where[f.variable] = where[f.id]
+    for t in fv.tensors:
+        if t.producer is not None and t.producer[0] in where:
+            where[t.id] = where[t.producer[0]]
+    return where
 
 
 # ------------------------------------------------------- folding repeated steps
@@ -1137,7 +1158,7 @@ def folded(g: Graph, min_count: int = FOLD_MIN_COUNT) -> Graph:
         shown = [fid for seg in segs[k : k + p] for fid in seg]
         folds.append(Fold(f"fold{n}", shown, count, len(gone), after))
     fold_of = {fid: f for f in folds for fid in f.shown}
-    out = Graph(outputs=list(g.outputs), node_ids=g.node_ids, hidden=g.hidden)
+    out = derived(g)
     used = set()
     for e in g.edges:
         if e.src in hidden:
@@ -1184,12 +1205,27 @@ def module_path(param_name: str) -> str:
     return param_name.rpartition(".")[0]
 
 
+def _meet(a: str | None, b: str | None) -> str | None:
+    """The innermost module containing both dotted paths (None: no news)."""
+    if a is None or b is None:
+        return b if a is None else a
+    common = []
+    for x, y in zip(a.split("."), b.split("."), strict=False):
+        if x != y:
+            break
+        common.append(x)
+    return ".".join(common)
+
+
 def module_of(g: Graph) -> dict[str, str]:
     """Function id -> the module path it belongs to, from the parameter names.
 
     A module owns the AccumulateGrad nodes of its parameters, the nodes that
-    only lead to them (``TBackward0`` of a Linear's weight) and the nodes that
-    read them directly (``AddmmBackward0``, ``ConvolutionBackward0``).
+    only lead to them (``TBackward0`` of a Linear's weight), the nodes that
+    read them directly (``AddmmBackward0``, ``ConvolutionBackward0``) and,
+    for a nested module, the nodes between two of its parts (the
+    ``ReluBackward0`` between ``encoder.0`` and ``encoder.2`` is
+    ``encoder``'s). A module drawn as one box (`grouped`) owns its box.
     Nodes of no module are absent.
     """
     owner: dict[str, str] = {}
@@ -1218,7 +1254,47 @@ def module_of(g: Graph) -> dict[str, str]:
                 if e.dst in params_only:
                     owner[fid] = params_only[e.dst]
                     break
+    # (a box is its module; what reads it is not, unless it lies between two
+    # parts of one module)
+    owner.update({bid: b.path for bid, b in g.boxes.items() if bid in g.functions})
+    owner.update(_between(g, owner))
     return owner
+
+
+def _between(g: Graph, owner: dict[str, str]) -> dict[str, str]:
+    """Unowned nodes whose every way up (towards the outputs) and down (to
+    the leaves) first meets nodes of one module: that module's. A way that
+    ends without meeting a module counts as "" (the top level)."""
+    children: dict[str, list[str]] = {fid: [] for fid in g.functions}
+    indeg = dict.fromkeys(g.functions, 0)
+    for e in g.edges:
+        if e.dst in children and e.src in children:
+            children[e.src].append(e.dst)
+            indeg[e.dst] += 1
+    roots = {f for f, d in indeg.items() if d == 0}
+    order = _topological(roots, children, indeg, _walk_index)
+
+    def seen_from(fid: str, reach: dict[str, str | None]) -> str | None:
+        return owner[fid] if fid in owner else reach[fid]
+
+    up: dict[str, str | None] = dict.fromkeys(roots, "")
+    for fid in order:  # outputs first: what each node is reached from
+        for c in children[fid]:
+            up[c] = _meet(up.get(c), seen_from(fid, up))
+    down: dict[str, str | None] = {}
+    for fid in reversed(order):  # leaves first: what each node leads to
+        down[fid] = None
+        for c in children[fid]:
+            down[fid] = _meet(down[fid], seen_from(c, down))
+        if not children[fid]:
+            down[fid] = ""
+    found = {}
+    for fid in order:
+        if fid not in owner and not g.functions[fid].is_accumulate_grad:
+            path = _meet(up.get(fid), down[fid])
+            if path:
+                found[fid] = path
+    return found
 
 
 @dataclass
@@ -1226,38 +1302,76 @@ class ModuleBox:
     """A module drawn as one box by `grouped`: what it stands for."""
 
     id: str  # "module-fc1"
-    path: str  # "fc1"
+    path: str  # "fc1", "encoder.0"
     kind: str  # "Linear" ("" when unknown)
     functions: list[str]  # the autograd nodes it replaces
     params: list[str]  # their leaf tensor ids
+    parts: int = 0  # its direct submodules (a Sequential's layers)
+    # its parameters as "weight (4, 3)", named from inside the module
+    described: list[str] = field(default_factory=list)
 
     @property
     def title(self) -> str:
-        return f"{self.kind} {self.path}".strip()
+        """``Linear fc1``, ``Sequential encoder (3 layers)``."""
+        title = f"{self.kind} {self.path}".strip()
+        if self.parts:
+            noun = "layer" if self.kind in _CONTAINERS else "submodule"
+            title += f" ({self.parts} {noun}{'s' if self.parts > 1 else ''})"
+        return title
 
 
-def grouped(g: Graph, depth: int) -> Graph:
-    """``g`` with each module ``depth`` levels deep (``fc1`` is 1,
-    ``encoder.layer1`` is 2) drawn as one box with its in- and out-edges.
+_CONTAINERS = {"Sequential", "ModuleList", "ModuleDict"}
 
-    The box stands for the module's autograd nodes and parameters
-    (`Graph.boxes` says which); nothing else changes.
-    """
-    owner = module_of(g)
-    top = {
-        fid: ".".join(path.split(".")[:depth])
-        for fid, path in owner.items()
-        if len(path.split(".")) >= depth
-    }
-    if not top:
-        return g
-    box_of = {fid: f"module-{path}" for fid, path in top.items()}
-    out = Graph(
+
+def _parts(kinds: Mapping[str, str], path: str) -> int:
+    """How many direct submodules the module at ``path`` has."""
+    return sum(module_path(p) == path for p in kinds if p != path)
+
+
+def derived(g: Graph) -> Graph:
+    """An empty graph that keeps ``g``'s outputs and what its drawing needs
+    to know about modules (for `folded`, `truncated`, `grouped`)."""
+    return Graph(
         outputs=list(g.outputs),
         node_ids=g.node_ids,
         hidden=g.hidden,
         module_kinds=g.module_kinds,
+        boxes=dict(g.boxes),
+        folds=list(g.folds),
     )
+
+
+def grouped(g: Graph, depth: int) -> Graph:
+    """``g`` with each module ``depth`` levels deep (``fc1`` is 1,
+    ``encoder.0`` is 2), and each shallower module without submodules,
+    drawn as one box with its in- and out-edges.
+
+    The box stands for the module's autograd nodes and parameters, its
+    submodules' included (`Graph.boxes` says which); shallower modules stay
+    as they are (drawn as clusters around their boxes). A tensor the box
+    makes and the drawing shows (an output) comes out of the box.
+    """
+    if depth < 1:
+        raise ValueError(f"depth must be 1 or more, got {depth}")
+    owner = module_of(g)
+    known = set(owner.values()) | set(g.module_kinds)
+    # every module with a submodule (the ancestors of each known path)
+    parents = {
+        ".".join(parts[:k])
+        for parts in (p.split(".") for p in known)
+        for k in range(1, len(parts))
+    }
+    top = {}
+    for fid, path in owner.items():
+        parts = path.split(".")
+        if len(parts) >= depth:
+            top[fid] = ".".join(parts[:depth])
+        elif path not in parents:  # a shallower module without submodules
+            top[fid] = path
+    if not top:
+        return g
+    box_of = {fid: f"module-{path}" for fid, path in top.items()}
+    out = derived(g)
     for fid, f in g.functions.items():
         bid = box_of.get(fid)
         if bid is None:
@@ -1265,23 +1379,69 @@ def grouped(g: Graph, depth: int) -> Graph:
             continue
         if bid not in out.boxes:
             path = top[fid]
-            kind = g.module_kinds.get(path, "")
-            out.boxes[bid] = ModuleBox(bid, path, kind, [], [])
-            out.functions[bid] = FunctionInfo(bid, out.boxes[bid].title)
+            kinds = g.module_kinds
+            box = ModuleBox(bid, path, kinds.get(path, ""), [], [], _parts(kinds, path))
+            out.boxes[bid] = box
+            out.functions[bid] = FunctionInfo(bid, box.title)
         out.boxes[bid].functions.append(fid)
         if f.variable is not None:
             out.boxes[bid].params.append(f.variable)
+    # a box's outputs: the (node, output_nr) pairs read from outside, numbered
+    outs: dict[tuple[str, int], int] = {}
+    n_outs: dict[str, int] = dict.fromkeys(out.boxes, 0)
+
+    def way_out(fid: str, nr: int) -> tuple[str, int]:
+        bid = box_of.get(fid)
+        if bid is None:
+            return fid, nr
+        if (fid, nr) not in outs:
+            outs[(fid, nr)] = n_outs[bid]
+            n_outs[bid] += 1
+        return bid, outs[(fid, nr)]
+
     seen: set[tuple[str, str | None]] = set()
     for e in g.edges:
-        src, dst = box_of.get(e.src, e.src), box_of.get(e.dst or "", e.dst)
-        if src == dst and src in out.boxes:
+        src = box_of.get(e.src, e.src)
+        if src in out.boxes and box_of.get(e.dst or "") == src:
             continue  # inside one box
+        dst, nr = (None, e.output_nr) if e.dst is None else way_out(e.dst, e.output_nr)
         if src in out.boxes and (src, dst) in seen:
             continue  # one arrow per neighbour is enough for a box
         seen.add((src, dst))
-        out.edges.append(Edge(e.id, src, dst, e.input_nr, e.output_nr))
+        out.edges.append(Edge(e.id, src, dst, e.input_nr, nr))
     _keep_tensors(g, out)
+    for tid in g.shown_tensors:  # tensors the boxes make
+        t = g.tensors[tid]
+        if t.producer is not None and t.producer[0] in box_of and t.is_output:
+            out.tensors[tid] = dataclasses.replace(t, producer=way_out(*t.producer))
+            if tid not in out.shown_tensors:
+                out.shown_tensors.append(tid)
     leaves = {t for b in out.boxes.values() for t in b.params}
     out.shown_tensors = [t for t in out.shown_tensors if t not in leaves]
     out.tensors.update({t: g.tensors[t] for t in leaves})  # the boxes list them
+    for b in out.boxes.values():
+        b.params.sort(key=lambda t: _natural(g.tensors[t].name or ""))
+        names = [(g.tensors[t].name or "", g.tensors[t].shape) for t in b.params]
+        b.described = [
+            f"{n[len(b.path) + 1 :] if n.startswith(b.path + '.') else n} "
+            f"{shape_label(shape)}".strip()
+            for n, shape in names
+        ]
     return out
+
+
+def _natural(name: str) -> list:
+    """Sort key: ``layers.2.weight`` before ``layers.10.weight``."""
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]
+
+
+def cluster_of(g: Graph) -> dict[str, str]:
+    """Function id -> the module whose cluster it is drawn in (`module_of`;
+    a module drawn as one box sits in its parent's cluster, if any)."""
+    found = {}
+    for fid, path in module_of(g).items():
+        if fid in g.boxes:
+            path = module_path(path)
+        if path:
+            found[fid] = path
+    return found
