@@ -140,7 +140,7 @@ for _name in (
     "tile diagonal diag diag_embed trace index_fill addcmul addcdiv lerp all any "
     "masked_select masked_scatter cumprod unflatten broadcast_to repeat_interleave "
     "tensor_split nonzero count_nonzero logaddexp hypot logit deg2rad rad2deg "
-    "isclose fmod divide scatter_reduce"
+    "isclose fmod divide scatter_reduce nansum nanmean"
 ).split():
     globals()[_name] = _method(_name)
 del _name
@@ -176,6 +176,34 @@ def _number_first(name: str) -> Any:
 _OTHER = (Tensor, *_op_rules._NUMBER)
 for _name in ("add", "sub", "mul", "div", "divide", "pow"):
     globals()[_name] = _number_first(_name)
+del _name
+
+
+def _two_tensors(name: str) -> Any:
+    """``minigrad.fmax(a, b)``: ``a.fmax(b)``, both Tensors (no Python number),
+    ``other`` counted as PyTorch's function counts it (position 2)."""
+    method = _method(name)
+
+    def fn(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        if not isinstance(input, Tensor):
+            raise TypeError(
+                f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                f"{type(input).__name__}"
+            )
+        if not isinstance(other, Tensor):
+            raise TypeError(
+                f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                f"{type(other).__name__}"
+            )
+        return method(input, other, out=out)
+
+    fn.__name__ = name
+    fn.__doc__ = f"``minigrad.{name}(a, b)`` is ``a.{name}(b)``."
+    return fn
+
+
+for _name in ("fmax", "fmin"):
+    globals()[_name] = _two_tensors(_name)
 del _name
 
 

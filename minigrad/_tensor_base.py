@@ -855,6 +855,14 @@ class TensorBase(ViewsAndInplace):
 
     arctan2 = atan2
 
+    def fmax(self, other: Tensor) -> Tensor:
+        """The larger of each pair, the other one where one is nan."""
+        return B.Fmax.apply(self, _tensor_arg("fmax", other))
+
+    def fmin(self, other: Tensor) -> Tensor:
+        """The smaller of each pair, the other one where one is nan."""
+        return B.Fmin.apply(self, _tensor_arg("fmin", other))
+
     # ------------------------------------------ activations (ops/activation.py)
     def tanh(self) -> Tensor:
         return AC.Tanh.apply(self)
@@ -923,6 +931,25 @@ class TensorBase(ViewsAndInplace):
         if dim is None:
             return R.Mean.apply(self)
         return R.MeanDim.apply(self, dim, keepdim)
+
+    def nansum(
+        self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+    ) -> Tensor:
+        """``sum`` with nan counted as zero."""
+        return R.Nansum.apply(self, dim, keepdim, None if dtype is None else dtype.np)
+
+    def nanmean(
+        self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+    ) -> Tensor:
+        """``mean`` of the elements that are not nan: their nansum divided by
+        their count (as PyTorch computes it, so the node is DivBackward0)."""
+        if not self.is_floating_point():  # (even with a floating dtype given)
+            raise RuntimeError(
+                "nanmean(): expected input to have floating point or complex dtype "
+                f"but got {self.dtype._scalar_type}"
+            )
+        count = self.isnan().logical_not().sum(dim, keepdim)
+        return self.nansum(dim, keepdim, dtype=dtype) / count
 
     def _extreme(self, all_cls: type, dim_cls: type, dim: Any, keepdim: bool) -> Any:
         if isinstance(dim, Tensor):  # max(a, b) is maximum
@@ -1748,6 +1775,17 @@ def warn_scalar_conversion(t: Any) -> None:
             "Converting a tensor with requires_grad=True to a scalar may lead "
             "to unexpected behavior.\nConsider using tensor.detach() first.",
         )
+
+
+def _tensor_arg(fn: str, value: Any, position: int = 1) -> Tensor:
+    """A Tensor argument ``other`` that takes no Python number, refused as
+    PyTorch's argument parser refuses it (a method counts from after self)."""
+    if not isinstance(value, Tensor):
+        raise TypeError(
+            f"{fn}(): argument 'other' (position {position}) must be Tensor, not "
+            f"{_py_type_name(value)}"
+        )
+    return value
 
 
 def _shape_arg(shape: tuple, fn: str, arg: str = "size") -> tuple:

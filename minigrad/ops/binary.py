@@ -1,5 +1,6 @@
 """Elementwise math of two tensors (broadcast against each other): atan2,
-logaddexp, hypot and xlogy, with xlogy's forms that take a Python number.
+logaddexp, hypot and xlogy, with xlogy's forms that take a Python number, and
+fmax/fmin (maximum/minimum that ignore nan).
 (The arithmetic operators are in ``arithmetic.py``, ``maximum``/``minimum`` in
 ``selection.py``.)
 
@@ -11,6 +12,8 @@ Classes (and the node each records):
     Xlogy             XlogyBackward0
     XlogyScalarOther  XlogyBackward2
     XlogyScalarSelf   XlogyBackward1
+    Fmax              FmaxBackward0
+    Fmin              FminBackward0
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from ._common import BinaryOp, Ctx, Grad, Op, float_out
+from ._common import BinaryOp, Ctx, Grad, Op, binary_out, float_out
 
 
 class Atan2(BinaryOp):
@@ -144,3 +147,49 @@ class XlogyScalarSelf(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         (b,) = ctx.saved_tensors
         return f.scale(g, ctx.self) / b, None
+
+
+# ------------------------------------------------------------------ fmax, fmin
+def _pick(ctx: Ctx, a: Any, b: Any, np_fn: Any) -> Any:
+    ctx.save_for_backward(a, b)
+    return binary_out(np_fn(a._data, b._data), a, b)
+
+
+def _pick_grads(ctx: Ctx, g: Grad, a_wins: Any) -> tuple:
+    """``g`` where ``a`` was picked (it won, or ``b`` is nan), else to ``b``: the
+    masks of PyTorch's formula, so a tie goes to ``a`` whole."""
+    a, b = ctx.saved_tensors
+    need_a, need_b = ctx.needs_input_grad
+    x, y = f.data(a), f.data(b)
+    picked_a = np.broadcast_to(a_wins(x, y) | np.isnan(y), np.broadcast(x, y).shape)
+    ga = f.masked_fill(g, ~picked_a, 0) if need_a else None
+    gb = f.masked_fill(g, picked_a, 0) if need_b else None
+    return ga, gb
+
+
+class Fmax(BinaryOp):
+    """d fmax(a, b) = (g where a ≥ b or b is nan, g elsewhere)"""
+
+    node_name, saved = "FmaxBackward0", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
+        return _pick(ctx, a, b, np.fmax)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        return _pick_grads(ctx, g, np.greater_equal)
+
+
+class Fmin(BinaryOp):
+    """d fmin(a, b) = (g where a ≤ b or b is nan, g elsewhere)"""
+
+    node_name, saved = "FminBackward0", ("self", "other")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
+        return _pick(ctx, a, b, np.fmin)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        return _pick_grads(ctx, g, np.less_equal)

@@ -1,4 +1,4 @@
-"""Reductions, over everything or along dims: sum, mean, var and std, prod,
+"""Reductions, over everything or along dims: sum (and nansum), mean, var and std, prod,
 logsumexp, vector_norm, and the running ones cumsum and cumprod. (max, min,
 amax, amin and median, which pick elements rather than combine them, are in
 ``ordering.py``.)
@@ -7,6 +7,7 @@ Classes (and the node each records):
 
     Sum         SumBackward0
     SumDim      SumBackward1
+    Nansum      NansumBackward0
     Mean        MeanBackward0
     MeanDim     MeanBackward1
     Var         VarBackward0
@@ -81,6 +82,37 @@ class SumDim(Op):
             dims = ctx.dims if ctx.dim != () else tuple(range(len(shape)))
             g = f.unsqueeze_dims(g, dims, len(shape))
         return f.expand(g, shape), None, None, None
+
+
+class Nansum(Op):
+    """d nansum(a, dim) = g (dims re-inserted) expanded, 0 where a is nan"""
+
+    node_name, saved = "NansumBackward0", ("self",)
+    saved_attrs = ("dim", "keepdim")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
+        x = a._data
+        every = dim is None or dim == () or dim == []  # no dims means all dims
+        ctx.dim = (
+            None if dim is None else as_saved((dim,) if isinstance(dim, int) else dim)
+        )
+        dims = reduce_dims(() if dim is None else dim, x.ndim) if x.ndim else ()
+        if x.ndim == 0 and dim is not None:
+            reduce_dims(dim, 0)  # a 0-d tensor's dims are still checked
+        ctx.dims = tuple(range(x.ndim)) if every else dims
+        ctx.keepdim = keepdim
+        ctx.save_for_backward(a)
+        values = np.where(np.isnan(x), 0, x) if x.dtype.kind == "f" else x
+        out = values.sum(axis=ctx.dims, keepdims=keepdim, dtype=_sum_dtype(x, dtype))
+        return np.asarray(out, order="C")
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        (a,) = ctx.saved_tensors
+        x = f.data(a)
+        g = restore_dims(g, ctx.dims, x.ndim, ctx.keepdim)
+        return f.expand(g, x.shape) * f.constant(~np.isnan(x), g), None, None, None
 
 
 def _mean_dtype(x: np.ndarray, dtype: Any) -> Any:

@@ -182,6 +182,8 @@ BINARY: dict[str, Case] = {
     "Xlogy": case(lambda T, a, b: T.xlogy(a, b), S, S, dom=("any", "pos")),
     "XlogyScalarOther": case(lambda T, a: T.xlogy(a, 2.5), S),
     "XlogyScalarSelf": case(lambda T, a: T.xlogy(2.5, a), S, dom="pos"),
+    "Fmax": case(lambda T, a, b: T.fmax(a, b), S, (3,), dom="distinct"),
+    "Fmin": case(lambda T, a, b: T.fmin(a, b), S, S, dom="distinct"),
 }
 
 _W = (4, 2, 3)  # conv weight: 4 out channels, 2 in, kernel 3
@@ -371,6 +373,7 @@ REDUCTION: dict[str, Case] = {
     "VectorNorm": case(lambda T, a: a.norm(3, 1), S, dom="nonzero"),
     "Cumsum": case(lambda T, a: a.cumsum(1), S),
     "Cumprod": case(lambda T, a: a.cumprod(0), S, dom="nonzero"),
+    "Nansum": case(lambda T, a: a.nansum(1), S),
 }
 
 SELECTION: dict[str, Case] = {

@@ -24,6 +24,7 @@ from op_harness import (
     differential,
     family_tests,
     floats,
+    same_error,
     second_order,
     small_shapes,
     torch,
@@ -97,6 +98,8 @@ REDUCE: dict[str, tuple[Any, Any, bool]] = {
     "norm_inf": (lambda d, k: lambda T, a: a.norm(float("inf"), d, k), distinct, False),
     "norm3": (lambda d, k: lambda T, a: T.norm(a, 3, d, k), distinct, False),
     "cumsum": (lambda d, k: lambda T, a: a.cumsum(d), arrays, True),
+    "nansum": (lambda d, k: lambda T, a: a.nansum(d, k), arrays, False),
+    "nanmean": (lambda d, k: lambda T, a: T.nanmean(a, d, keepdim=k), arrays, False),
 }
 FULL: dict[str, Any] = {
     "max": (lambda T, a: a.max(), distinct),
@@ -108,6 +111,8 @@ FULL: dict[str, Any] = {
     "prod": (lambda T, a: a.prod(), arrays),
     "norm": (lambda T, a: a.norm(), distinct),
     "norm_p1": (lambda T, a: a.norm(p=1), distinct),
+    "nansum": (lambda T, a: T.nansum(a), arrays),
+    "nanmean": (lambda T, a: a.nanmean(), arrays),
 }
 
 
@@ -203,6 +208,52 @@ def test_var_correction_values_and_dof_warning() -> None:
         msgs.append(str(rec[0].message).split(" (Triggered")[0])
         assert np.isnan(float(y.detach()))
     assert msgs[0] == msgs[1]
+
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda T, a: T.nansum(a),
+        lambda T, a: a.nansum(1),
+        lambda T, a: a.nansum((0, -1), keepdim=True),
+        lambda T, a: T.nansum(a, dim=[]),
+        lambda T, a: T.nanmean(a),
+        lambda T, a: a.nanmean(-1, keepdim=True),
+        lambda T, a: T.nanmean(a * a, 0),
+    ],
+)
+def test_nansum_nanmean_with_nans(fn: Any) -> None:
+    """nan counts as zero (nansum) or not at all (nanmean: an all-nan slice is
+    nan); no gradient reaches a nan; the graph is PyTorch's (nanmean is
+    NansumBackward0 divided by the count, DivBackward0)."""
+    x = np.array([[1.5, NAN, -0.5], [NAN, NAN, NAN]])
+    differential(fn, [x])
+    second_order(lambda T, a: fn(T, a) ** 2, [np.array([[1.5, NAN], [0.5, 2.0]])])
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda T, a: T.nanmean(a.long()),
+        lambda T, a: a.long().nanmean(dtype=T.float32),
+        lambda T, a: a.nansum(2),
+        lambda T, a: a.nansum((0, 0)),
+    ],
+)
+def test_nansum_nanmean_errors(fn: Any) -> None:
+    same_error(fn, np.ones((2, 3)))
+
+
+def test_nansum_dtypes() -> None:
+    """Integer and bool sums are int64; ``dtype=`` casts inside the op."""
+    x = np.array([[1.5, NAN, -0.5], [NAN, 2.0, NAN]])
+    differential(lambda T, a: a.nansum(0, dtype=T.float32), [x])
+    for lib in (minigrad, torch):
+        for dtype in (lib.int32, lib.int64, lib.bool):
+            assert lib.nansum(lib.ones(3, dtype=dtype)).dtype is lib.int64
 
 
 MORE_SHAPE_OPS = {
