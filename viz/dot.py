@@ -152,8 +152,17 @@ FAST_LAYOUT = {
 # The only two faces, named in every graph, node, edge and cluster default, and
 # the margins (pad, margin, node margin, separations) spelled out too: Graphviz
 # and graphviz-pure then lay out from the same attributes, not their defaults.
-FONT = "Helvetica"
-MONO = "Courier"
+# Arial and Courier New, not Helvetica and Courier: a system Graphviz maps the
+# PostScript names to the generic "sans" and "monospace" (DejaVu on Linux, 15%
+# wider than Helvetica), but finds Arial and Courier New, or their metric twins
+# Liberation Sans and Mono, by name. graphviz-pure measures both as Helvetica
+# and Courier. The SVG names Helvetica first (`render.FAMILIES`).
+FONT = "Arial"
+MONO = "Courier New"
+# Every text line of a label is at least this many em tall (cellpadding
+# included): graphviz-pure's line height; Graphviz's pango lines are a little
+# shorter, so the cell height keeps both engines' nodes the same height.
+LINE_EM = 1.2
 MAX_ATTR_LINES = 5
 MAX_PARAM_LINES = 4  # a collapsed module's parameters, one a line
 
@@ -191,14 +200,14 @@ class _Label:
         body = f"<b>{self._text(text)}</b>"
         if self.struck:
             body = f'<font color="{self.theme.muted}">{body}</font>'
-        self.rows.append(f"<td>{body}</td>")
+        self.rows.append(f"{_line_cell(self.theme.node_pt)}{body}</td>")
         return self
 
     def small(self, text: str) -> _Label:
         c = self.theme.muted
         self.rows.append(
-            f'<td><font point-size="{self.theme.small_pt}" color="{c}">'
-            f"{self._text(text)}</font></td>"
+            f'{_line_cell(self.theme.small_pt)}<font point-size="{self.theme.small_pt}"'
+            f' color="{c}">{self._text(text)}</font></td>'
         )
         return self
 
@@ -215,6 +224,8 @@ class _Label:
         if room is not None and _fits(text, room):
             w, h = _mono_box(room, float(size))
             cell += f' fixedsize="true" width="{w}" height="{h}" valign="top"'
+        else:
+            cell += f' height="{_mono_box(text, float(size))[1]}"'
         self.rows.append(f"{cell}>{font}</td>")
         return self
 
@@ -241,11 +252,22 @@ def _fits(text: str, room: str) -> bool:
     return n <= room_n and w <= room_w
 
 
+def _line_height(pt: float | str) -> int:
+    """Points one line of ``pt``-point text takes in a cell (`LINE_EM`)."""
+    return math.ceil(LINE_EM * float(pt)) + 2
+
+
+def _line_cell(pt: str) -> str:
+    """The opening ``<td>`` of one line of ``pt``-point text."""
+    return f'<td height="{_line_height(pt)}">'
+
+
 def _mono_box(text: str, pt: float) -> tuple[int, int]:
-    """Points a cell of Courier ``text`` takes (cellpadding 1): Courier is
-    monospaced, 0.6 em a character, lines 1.2 em apart (both engines)."""
+    """Points a cell of monospaced ``text`` takes (cellpadding 1): 0.6 em a
+    character, lines `LINE_EM` apart, and a point to spare (Graphviz rounds
+    the text's width up and refuses a fixed cell a fraction too small)."""
     lines, width = _extent(text)
-    return math.ceil(width * 0.6 * pt) + 2, math.ceil(lines * 1.2 * pt) + 2
+    return math.ceil(width * 0.6 * pt) + 3, _line_height(lines * pt)
 
 
 DETAILS = ("beginner", "expert")
@@ -516,12 +538,13 @@ def _legend_row(dot, kinds: list[str], theme: Theme, prefix: str) -> None:
         fill, border = theme.colors[base]
         width = "3" if kind == "output" else SHAPES[base][2].split(".")[0]
         size = round(float(theme.small_pt) * 1.3)  # one line: room for larger text
+        line = f' height="{_line_height(size)}"'
         swatch = (
-            f'<td bgcolor="{fill}" color="{border}" border="{width}" width="22">'
-            f'<font point-size="{size}"> </font></td>'
+            f'<td bgcolor="{fill}" color="{border}" border="{width}" width="22"'
+            f'{line}><font point-size="{size}"> </font></td>'
         )
         text = f'<font point-size="{size}">{esc(LEGEND_TEXT[kind])}</font>'
-        cells.append(f'{swatch}<td align="left">{text}</td><td width="10"></td>')
+        cells.append(f'{swatch}<td align="left"{line}>{text}</td><td width="10"></td>')
     table = (
         '<table border="0" cellborder="0" cellspacing="2" cellpadding="2">'
         f"<tr>{''.join(cells)}</tr></table>"

@@ -96,8 +96,20 @@ def run_engine(
     return proc.stdout
 
 
+# The faces the DOT names (`dot.FONT`, `dot.MONO`, laid out with Helvetica's
+# and Courier's widths) as the SVG spells them: Helvetica and Courier first,
+# so browsers and the PDF (svglib: the built-in PDF fonts, nothing embedded)
+# draw the faces the layout measured, the metric twins after them.
+FAMILIES = {
+    "Arial": "Helvetica,Arial,Liberation Sans,sans-serif",
+    "Courier New": "Courier,Courier New,Liberation Mono,monospace",
+}
+_FAMILY = re.compile('font-family="(' + "|".join(map(re.escape, FAMILIES)) + ')"')
+
+
 def svg(source: str, engine: str = "auto") -> str:
-    return run_engine(source, "svg", engine).decode("utf-8")
+    text = run_engine(source, "svg", engine).decode("utf-8")
+    return _FAMILY.sub(lambda m: f'font-family="{FAMILIES[m.group(1)]}"', text)
 
 
 def png(source: str, engine: str = "auto", dpi: float | None = None) -> bytes:
