@@ -42,13 +42,30 @@ def output_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
     return out
 
 
-def _check(x: np.ndarray, kernel: tuple, padding: tuple) -> None:
+def _check(x: np.ndarray, pool: Pool) -> None:
+    """PyTorch's checks, with its words: the padding against the dilated
+    kernel's half, height first, then against the kernel's; the output size."""
+    kernel, _, padding, dilation, _ = pool
     if x.ndim not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    if any(2 * p > k for p, k in zip(padding, kernel)):
+    for p, k, d in zip(padding, kernel, dilation):
+        if p > ((k - 1) * d + 1) // 2:
+            raise RuntimeError(
+                "pad should be at most half of effective kernel size, but got "
+                f"pad={p}, kernel_size={k} and dilation={d}"
+            )
+    if any(p > k // 2 for p, k in zip(padding, kernel)):
         raise RuntimeError(
-            "pad should be at most half of effective kernel size, but got "
-            f"pad={padding[0]}, kernel_size={kernel[0]} and dilation=1"
+            "pad should be smaller than or equal to half of kernel size, but got "
+            f"padW = {padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, "
+            f"kH = {kernel[0]}"
+        )
+    out = _sizes(x.reshape((-1,) + x.shape[-3:]), pool)
+    if min(out) < 1:
+        sizes = "x".join(map(str, x.shape[-3:]))
+        raise RuntimeError(
+            f"Given input size: ({sizes}). Calculated output size: "
+            f"({x.shape[-3]}x{out[0]}x{out[1]}). Output size is too small"
         )
 
 
@@ -71,29 +88,67 @@ class MaxPool2d(Op):
     def forward(ctx: Ctx, a: Any, pool: Pool, stride_arg: tuple) -> tuple:
         kernel, stride, padding, dilation, ceil_mode = pool
         x = a._data
-        _check(x, kernel, padding)
+        _check(x, pool)
         ctx.kernel_size, ctx.stride, ctx.padding = kernel, stride_arg, padding
         ctx.dilation, ctx.ceil_mode, ctx.pool = dilation, ceil_mode, pool
-        batch = x.reshape((-1,) + x.shape[-3:])
-        out = _sizes(batch, pool)
-        win = windows(batch, kernel, (stride, padding, dilation, 1), -np.inf, out)
-        flat = win.reshape(win.shape[:4] + (-1,))
-        pos = flat.argmax(axis=-1)  # (NaN counts as the largest, as in PyTorch)
-        values = np.take_along_axis(flat, pos[..., None], -1)[..., 0]
-        # the maximum's position in the (unpadded) input, row-major per channel
-        kh, kw = np.divmod(pos, kernel[1])
-        rows = np.arange(out[0])[:, None] * stride[0] + kh * dilation[0] - padding[0]
-        cols = np.arange(out[1])[None, :] * stride[1] + kw * dilation[1] - padding[1]
-        idx = (rows * x.shape[-1] + cols).reshape(x.shape[:-2] + out)
-        indices = constant(np.ascontiguousarray(idx, np.int64))
+        values, idx = max_pool_values(x.reshape((-1,) + x.shape[-3:]), pool)
+        shape = x.shape[:-2] + idx.shape[-2:]
+        indices = constant(idx.reshape(shape))
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(a, indices)
-        return values.reshape(x.shape[:-2] + out).astype(x.dtype), indices
+        return values.reshape(shape), indices
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad, _: Any) -> tuple:
         x, indices = ctx.saved_tensors
         return max_pool_backward(g, x, indices), None, None
+
+
+def max_pool_values(x: np.ndarray, pool: Pool) -> tuple[np.ndarray, np.ndarray]:
+    """The (N, C, OH, OW) maxima of the windows of x and their positions in
+    each (unpadded) input plane, row-major, chosen as PyTorch's kernel scans a
+    window: the first of equal maxima, the last NaN (a NaN is the maximum), and
+    for a window of -inf its first element inside the input.
+
+    A few passes per kernel offset over the (N, C, OH, OW) slice at that offset
+    (the running maximum, then the first offset equal to it), no copy of the
+    windows."""
+    kernel, stride, padding, dilation, _ = pool
+    out = _sizes(x, pool)
+    win = windows(x, kernel, (stride, padding, dilation, 1), -np.inf, out)
+    slices = [win[(Ellipsis, *k)] for k in np.ndindex(*kernel)]  # views
+    best = slices[0].copy()
+    for s in slices[1:]:
+        # numpy's maximum returns its second argument of two equal ones (0.0
+        # and -0.0): ``best``, the earlier, as PyTorch's strict ``>`` keeps
+        np.maximum(s, best, out=best)
+    # which offset holds the maximum: the first equal to it (bool and uint8
+    # arithmetic: np.copyto(..., where=) is several times slower)
+    which = np.zeros(best.shape, np.uint8 if len(slices) < 256 else np.int64)
+    pending = slices[0] != best
+    hit = np.empty(best.shape, bool)
+    for n, s in enumerate(slices[1:], 1):
+        np.equal(s, best, out=hit)
+        hit &= pending
+        pending ^= hit
+        which += hit * which.dtype.type(n)
+    if np.isnan(best).any():  # NaN equals nothing: the last NaN, as PyTorch keeps
+        for n, s in enumerate(slices):
+            np.copyto(which, n, where=np.isnan(s))
+    # from (output position, offset) to the position in the input plane
+    width = x.shape[-1]
+    rows = np.arange(out[0])[:, None] * stride[0] - padding[0]
+    cols = np.arange(out[1])[None, :] * stride[1] - padding[1]
+    shift = np.array(
+        [i * dilation[0] * width + j * dilation[1] for i, j in np.ndindex(*kernel)]
+    )
+    idx = np.take(shift, which) + (rows * width + cols)
+    if any(padding) and np.isneginf(best).any():
+        # a window of -inf: its first element in the input, not padding's -inf
+        first_row = rows - (np.minimum(rows, 0) // dilation[0]) * dilation[0]
+        first_col = cols - (np.minimum(cols, 0) // dilation[1]) * dilation[1]
+        np.copyto(idx, first_row * width + first_col, where=np.isneginf(best))
+    return best, idx
 
 
 def max_pool_backward(g: Any, x: Any, indices: Any, node: Any = None) -> Any:
@@ -104,13 +159,12 @@ def max_pool_backward(g: Any, x: Any, indices: Any, node: Any = None) -> Any:
         return (node or MaxPoolBackward).apply(g, x, (indices,))
     shape = tuple(f.data(x).shape)
     idx = f.data(indices)
-    planes = math.prod(shape[:-2])
-    out = np.zeros((planes, shape[-2] * shape[-1]), g.dtype)
-    np.add.at(
-        out,
-        (np.arange(planes)[:, None], idx.reshape(planes, -1)),
-        g.reshape(planes, -1),
-    )
+    planes, size = math.prod(shape[:-2]), shape[-2] * shape[-1]
+    out = np.zeros(planes * size, g.dtype)
+    # each plane's indices moved to that plane's place in the flat gradient;
+    # add.at adds repeated ones in output order, as PyTorch does (bit for bit)
+    flat = idx.reshape(planes, -1) + (np.arange(planes) * size)[:, None]
+    np.add.at(out, flat.reshape(-1), g.reshape(-1))
     return out.reshape(shape)
 
 
@@ -160,7 +214,7 @@ class AvgPool2d(Op):
         ctx: Ctx, a: Any, pool: Pool, stride_arg: tuple, include_pad: bool, div: Any
     ) -> Any:
         x = a._data
-        _check(x, pool[0], pool[2])
+        _check(x, pool)
         _keep_avg(ctx, pool, stride_arg, include_pad, div)
         ctx.save_for_backward(a)
         return avg_pool_values(x, pool, include_pad, div)
