@@ -140,7 +140,7 @@ for _name in (
     "tile diagonal diag diag_embed trace index_fill addcmul addcdiv lerp all any "
     "masked_select masked_scatter cumprod unflatten broadcast_to repeat_interleave "
     "tensor_split nonzero count_nonzero logaddexp hypot logit deg2rad rad2deg "
-    "isclose fmod divide scatter_reduce nansum nanmean"
+    "isclose fmod divide scatter_reduce nansum nanmean put cummax cummin"
 ).split():
     globals()[_name] = _method(_name)
 del _name
@@ -205,6 +205,16 @@ def _two_tensors(name: str) -> Any:
 for _name in ("fmax", "fmin"):
     globals()[_name] = _two_tensors(_name)
 del _name
+
+
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """The elements at ``index`` of ``input`` flattened, shaped like ``index``."""
+    if not isinstance(index, Tensor):
+        raise TypeError(
+            "take(): argument 'index' (position 2) must be Tensor, not "
+            f"{type(index).__name__}"
+        )
+    return input.take(index)
 
 
 def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:

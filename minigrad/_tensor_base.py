@@ -1045,6 +1045,14 @@ class TensorBase(ViewsAndInplace):
             return O.MedianAll.apply(self)
         return O.MedianResult(*O.MedianDim.apply(self, dim, keepdim))
 
+    def cummax(self, dim: int) -> Any:
+        """The running max along ``dim`` and the index where each was reached."""
+        return O.CummaxResult(*O.Cummax.apply(self, dim))
+
+    def cummin(self, dim: int) -> Any:
+        """The running min along ``dim`` and the index where each was reached."""
+        return O.CumminResult(*O.Cummin.apply(self, dim))
+
     def max(self, dim: Any = None, keepdim: bool = False) -> Any:
         return self._extreme(O.MaxAll, O.MaxDim, dim, keepdim)
 
@@ -1560,6 +1568,17 @@ class TensorBase(ViewsAndInplace):
         cls = IX.IndexFill if isinstance(value, Tensor) else IX.IndexFillScalar
         return self._inplace(cls, dim, (index,), value)
 
+    def take(self, index: Tensor) -> Tensor:
+        """The elements at ``index`` of the flattened tensor, shaped like ``index``."""
+        return IX.Take.apply(self, (_tensor_arg("take", index, 1, "index"),))
+
+    def put(self, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        """A copy with ``source`` written (or added) at the flat ``index``."""
+        return IX.Put.apply(self, (index,), source, accumulate)
+
+    def put_(self, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        return self._inplace(IX.Put, (index,), source, accumulate)
+
     def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
         return IX.Gather.apply(self, dim, (index,))
 
@@ -1777,12 +1796,12 @@ def warn_scalar_conversion(t: Any) -> None:
         )
 
 
-def _tensor_arg(fn: str, value: Any, position: int = 1) -> Tensor:
+def _tensor_arg(fn: str, value: Any, position: int = 1, name: str = "other") -> Tensor:
     """A Tensor argument ``other`` that takes no Python number, refused as
     PyTorch's argument parser refuses it (a method counts from after self)."""
     if not isinstance(value, Tensor):
         raise TypeError(
-            f"{fn}(): argument 'other' (position {position}) must be Tensor, not "
+            f"{fn}(): argument '{name}' (position {position}) must be Tensor, not "
             f"{_py_type_name(value)}"
         )
     return value

@@ -1,6 +1,7 @@
 """Indexing by tensors of indices: ``x[idx]`` and ``index_put``, gather,
-scatter (plain, add, reduce), index_select, index_add, index_fill, and
-embedding. The indices are constants: no gradient flows to them.
+scatter (plain, add, reduce), index_select, index_add, index_fill, take and
+put (indices into the flattened tensor), and embedding. The indices are
+constants: no gradient flows to them.
 
 Classes (and the node each records):
 
@@ -18,6 +19,8 @@ Classes (and the node each records):
     IndexAdd                IndexAddBackward0
     IndexFill               IndexFillBackward1
     IndexFillScalar         IndexFillBackward0
+    Take                    TakeBackward0
+    Put                     PutBackward0
 """
 
 from __future__ import annotations
@@ -626,3 +629,114 @@ class IndexFillScalar(IndexFill):
 register(
     IndexPutImpl=IndexPutImpl.apply,
 )
+
+
+# ------------------------------------------------------------------ take, put
+def _flat_index(x: np.ndarray, idx: np.ndarray, fn: str) -> np.ndarray:
+    """``idx`` as positions in ``x`` flattened (row-major), checked as PyTorch
+    checks them (negative indices count from the end)."""
+    if idx.dtype != np.int64:
+        raise RuntimeError(
+            f"{fn}(): Expected a long tensor for index, but got {dtype_name(idx)}"
+        )
+    if fn == "take" and x.size == 0 and idx.size:
+        raise IndexError("take(): tried to take from an empty tensor")
+    bad = (idx < -x.size) | (idx >= x.size)
+    if bad.any():
+        raise IndexError(
+            f"out of range: tried to access index {int(idx[bad].flat[0])} on a "
+            f"tensor of {x.size} elements."
+        )
+    return idx.reshape(-1) % max(x.size, 1)
+
+
+def _put_values(x: np.ndarray, idx: np.ndarray, src: np.ndarray, add: bool) -> Any:
+    """A copy of ``x`` with ``src`` written (or added) at the flat ``idx``."""
+    out = np.array(x, order="C", copy=True)
+    flat = out.reshape(-1)  # a view of the fresh row-major copy
+    if add:
+        np.add.at(flat, idx, src.reshape(-1))
+    else:
+        flat[idx] = src.reshape(-1)
+    return out
+
+
+def _tensor(x: Any) -> Any:
+    return constant(x) if isinstance(x, f.ndarray) else x
+
+
+def _take(x: Any, index: Any) -> Any:
+    """``x.take(index)`` (TakeBackward0 on Tensors)."""
+    if isinstance(x, f.ndarray):
+        idx = f.data(index)
+        return x.reshape(-1)[idx.reshape(-1) % max(x.size, 1)].reshape(idx.shape)
+    return Take.apply(x, (_tensor(index),))
+
+
+def _put(x: Any, index: Any, src: Any, add: bool) -> Any:
+    """``x.put(index, src, add)`` (PutBackward0 when either is a Tensor)."""
+    if isinstance(x, f.ndarray) and isinstance(src, f.ndarray):
+        flat = f.data(index).reshape(-1) % max(x.size, 1)
+        return _put_values(x, flat, src, add)
+    return Put.apply(_tensor(x), (_tensor(index),), _tensor(src), add)
+
+
+class Take(Op):
+    """d a.take(index) = zeros like a with g added at index (a put, accumulating)"""
+
+    node_name, saved = "TakeBackward0", ("self", "index")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, consts: tuple) -> Any:
+        (index,) = consts
+        x, idx = a._data, index._data
+        flat = _flat_index(x, idx, "take")
+        ctx.save_for_backward(a, index)
+        return np.array(x.reshape(-1)[flat].reshape(idx.shape))
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        a, index = ctx.saved_tensors
+        x = f.data(a)
+        return _put(np.zeros(x.shape, x.dtype), index, g, True), None
+
+
+class Put(Op):
+    """d a.put(index, s, accumulate) = (g, 0 at index unless accumulating;
+    g.take(index) shaped like s)"""
+
+    node_name, saved = "PutBackward0", ("index", "source")
+    saved_attrs = ("accumulate",)
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, consts: tuple, source: Any, accumulate: bool) -> Any:
+        (index,) = consts
+        x, idx, src = a._data, index._data, source._data
+        if idx.dtype == np.int64 and x.dtype != src.dtype:
+            raise RuntimeError(
+                "put_(): self and source expected to have the same dtype, but got "
+                f"self.dtype = {dtype_name(x)} and source.dtype = {dtype_name(src)}"
+            )
+        if idx.size != src.size:
+            raise IndexError(
+                "put_(): Expected source and index to have the same number of "
+                f"elements, but got source.numel() = {src.size}, index.numel() = "
+                f"{idx.size}"
+            )
+        flat = _flat_index(x, idx, "put_")
+        ctx.accumulate = accumulate
+        ctx.save_for_backward(index, source)
+        return _put_values(x, flat, src, accumulate)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        index, source = ctx.saved_tensors
+        need_a, _, need_s, _ = ctx.needs_input_grad
+        ga = gs = None
+        if need_a:
+            ga = g
+            if not ctx.accumulate:
+                ga = _put(g, index, np.zeros_like(f.data(source)), False)
+        if need_s:
+            gs = f.reshape(_take(g, index), tuple(f.data(source).shape))
+        return ga, None, gs, None

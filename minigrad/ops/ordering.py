@@ -1,5 +1,6 @@
 """Ops that pick values by their order: max and min (over everything, along
-a dim, or amax/amin over dims), argmax, sort, topk, kthvalue and median. Their
+a dim, or amax/amin over dims), argmax, sort, topk, kthvalue, median, and the
+running cummax and cummin. Their
 gradients put ``g`` back where each value came from
 (``value_selecting_backward``), or spread it evenly over ties (amax, amin,
 max and min over everything).
@@ -19,6 +20,8 @@ Classes (and the node each records):
     Kthvalue    KthvalueBackward0
     MedianDim   MedianBackward1
     MedianAll   MedianBackward0
+    Cummax      CummaxBackward0
+    Cummin      CumminBackward0
 """
 
 from __future__ import annotations
@@ -215,6 +218,7 @@ def argmax(a: Any, dim: Any, keepdim: bool, fn: Any = np.argmax) -> Any:
 
 SortResult, TopkResult = return_type("sort"), return_type("topk")
 KthvalueResult, MedianResult = return_type("kthvalue"), return_type("median")
+CummaxResult, CumminResult = return_type("cummax"), return_type("cummin")
 
 
 def order(x: np.ndarray, d: int, descending: bool) -> np.ndarray:
@@ -369,3 +373,72 @@ class MedianAll(MaxAll):
         out = np.asarray(lower_median(a._data))
         ctx.save_for_backward(a, out)
         return out
+
+
+# ------------------------------------------------------------- cummax, cummin
+def _running(ctx: Ctx, a: Any, dim: int, np_fn: Any, name: str) -> tuple:
+    """The running extreme along ``dim`` and where it was last reached: a tie
+    or a nan takes over the index, as in PyTorch's kernel (nan propagates)."""
+    x = a._data
+    if x.ndim == 0 and dim not in (0, -1):
+        raise IndexError(
+            f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}"
+        )
+    (d,) = normalize_dims(dim, x.ndim)
+    ctx.dim, ctx.d = f.u64(dim), d
+    if x.ndim == 0 or x.size == 0:
+        values, idx = x.copy(), np.zeros(x.shape, np.int64)
+    else:
+        values = np_fn.accumulate(x, axis=d)
+        reached = values == x
+        if x.dtype.kind == "f":
+            reached |= np.isnan(x)
+        steps = np.arange(x.shape[d]).reshape(
+            [-1 if i == d else 1 for i in range(x.ndim)]
+        )
+        idx = np.maximum.accumulate(np.where(reached, steps, 0), axis=d)
+    indices = constant(np.asarray(idx, np.int64))
+    ctx.mark_non_differentiable(indices)
+    ctx.save_for_backward(a, indices)
+    return np.asarray(values), indices
+
+
+def _running_grad(ctx: Ctx, g: Grad) -> tuple:
+    """``g`` added into zeros like the input at the indices (PyTorch's
+    cummaxmin_backward: ``zeros.scatter_add_(dim, indices, g)``)."""
+    a, indices = ctx.saved_tensors
+    x, idx = f.data(a), f.data(indices)
+    if x.size == 0 or x.ndim == 0:
+        return g, None
+    key = along_key(idx, ctx.d)
+    return f.scatter_add_zeros(g, x.shape, ctx.d, indices, key), None
+
+
+class Cummax(Op):
+    """d cummax(a, dim).values = g added at the index of each running max"""
+
+    node_name, saved = "CummaxBackward0", ("self", "indices")
+    saved_attrs = ("dim",)
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, dim: int) -> tuple:
+        return _running(ctx, a, dim, np.maximum, "cummax")
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad, _: Any) -> tuple:
+        return _running_grad(ctx, g)
+
+
+class Cummin(Op):
+    """d cummin(a, dim).values = g added at the index of each running min"""
+
+    node_name, saved = "CumminBackward0", ("self", "indices")
+    saved_attrs = ("dim",)
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, dim: int) -> tuple:
+        return _running(ctx, a, dim, np.minimum, "cummin")
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad, _: Any) -> tuple:
+        return _running_grad(ctx, g)

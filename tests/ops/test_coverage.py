@@ -253,6 +253,8 @@ INDEXING: dict[str, Case] = {
         lambda T, a, v: a.index_fill(1, idx(T, [0, 2]), v.sum()), S, (2,)
     ),
     "IndexFillScalar": case(lambda T, a: a.index_fill(1, idx(T, [1]), -1.0), S),
+    "Take": case(lambda T, a: a.take(idx(T, [[5, 0], [-1, 2]])), S),
+    "Put": case(lambda T, a, s: a.put(idx(T, [4, 1, 4]), s, True), S, (3,)),
 }
 
 JOIN: dict[str, Case] = {
@@ -332,6 +334,8 @@ ORDERING: dict[str, Case] = {
     "Kthvalue": case(lambda T, a: a.kthvalue(2, 1).values, S, dom="distinct"),
     "MedianDim": case(lambda T, a: a.median(1).values, S, dom="distinct"),
     "MedianAll": case(lambda T, a: a.median(), S, dom="distinct"),
+    "Cummax": case(lambda T, a: a.cummax(1).values, S, dom="distinct"),
+    "Cummin": case(lambda T, a: T.cummin(a, 0)[0], S, dom="distinct"),
 }
 
 _X = (1, 1, 4, 4)  # a one-channel image

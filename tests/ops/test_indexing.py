@@ -1,5 +1,5 @@
 """Indexing (ops/indexing.py): gather, scatter (plain, add, reduce, drawn),
-index_select, index_add, index_fill, embedding.
+index_select, index_add, index_fill, embedding, take and put.
 
 Each op: float64 gradcheck, the same expression against PyTorch (values,
 gradients, nodes, next_functions, ``_saved_*``), and second order where it
@@ -204,6 +204,48 @@ def test_scatter_reduce_random(
         return a.scatter_reduce(dim, idx, s, reduce, include_self=include_self)
 
     differential(fn, [base, src], check_graph=False)
+
+
+# ----------------------------------------------------------------- take, put
+TAKE_PUT = {
+    "take": lambda T, a: a.take(T.tensor([[0, 5], [-1, 5]])),
+    "take_fn_0d_index": lambda T, a: T.take(a.t(), T.tensor(2)),
+    "take_empty_index": lambda T, a: a.take(T.tensor([], dtype=T.long)),
+    "put": lambda T, a: a.put(T.tensor([0, 4]), a[1, :2] * 2),
+    "put_accumulate": lambda T, a: T.put(a, T.tensor([1, 1, -1]), a[0], True),
+    "put_inplace": lambda T, a: (a * 1).put_(T.tensor([[5], [0]]), a[:, 1:2].exp()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TAKE_PUT))
+def test_take_put(name: str) -> None:
+    """Flat indices (negative from the end, repeats): values, gradients, nodes
+    and to second order as PyTorch's (take's gradient is a put that adds,
+    PutBackward0 under create_graph)."""
+    fn, x = TAKE_PUT[name], np.random.default_rng(19).normal(size=(2, 3))
+    check_gradcheck(fn, x)
+    differential(fn, [x])
+    second_order(lambda T, a: fn(T, a) ** 2, [x])
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda T, a: a.take(T.tensor([6])),
+        lambda T, a: T.take(a, T.tensor([-7])),
+        lambda T, a: a.take(T.tensor([1.0])),
+        lambda T, a: a.take(T.tensor([1], dtype=T.int32)),
+        lambda T, a: T.take(a, [0]),
+        lambda T, a: a.take([0]),
+        lambda T, a: T.take(T.zeros(0), T.tensor([0])),
+        lambda T, a: a.put(T.tensor([0, 1, 2]), a[0, :2]),
+        lambda T, a: a.put(T.tensor([0, 9]), a[0, :2]),
+        lambda T, a: a.put(T.tensor([0.0, 1.0]), a[0, :2]),
+        lambda T, a: a.put(T.tensor([0, 1]), a[0, :2].double()),
+    ],
+)
+def test_take_put_errors(fn: Any) -> None:
+    same_error(fn, np.ones((2, 3)))
 
 
 # the elementwise suite over this family's tables (op_harness.family_tests)

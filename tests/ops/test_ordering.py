@@ -1,5 +1,6 @@
 """Max, min, sort (ops/ordering.py): sort, argsort, topk, kthvalue, median,
-msort; argmax/argmin; max's return type; ties against PyTorch.
+msort; argmax/argmin; max's return type; ties against PyTorch; cummax and
+cummin (ties, nan, return type, errors).
 
 Each op: float64 gradcheck, the same expression against PyTorch (values,
 gradients, nodes, next_functions, ``_saved_*``), and second order where it
@@ -7,6 +8,8 @@ applies. (These came from test_ops_more.py, split by family.)
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pytest
@@ -17,6 +20,7 @@ from op_harness import (
     check_gradcheck,
     differential,
     family_tests,
+    same_error,
     second_order,
     torch,
 )
@@ -71,7 +75,39 @@ ORDERING = {
     "median": lambda T, a: a.median(),
     "median_dim": lambda T, a: T.median(a, 1).values,
     "median_0d": lambda T, a: a.sum().median(0).values,
+    "cummax": lambda T, a: a.cummax(1).values,
+    "cummin_neg_dim": lambda T, a: T.cummin(a, -2)[0],
+    "cummax_0d": lambda T, a: a.sum().cummax(0).values,
 }
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize("name", ["cummax", "cummin"])
+def test_cummax_cummin_ties_and_nan(name: str) -> None:
+    """A tie takes the later index (PyTorch's >=), a nan takes over and stays;
+    the indices, the return type and its printout are PyTorch's."""
+    x = np.array([[1.0, 3.0, 3.0, 2.0, 5.0, 5.0], [0.0, NAN, 1.0, NAN, 2.0, 0.0]])
+    for xs in (x, -x, x.T):
+        differential(lambda T, a: getattr(a, name)(-1).values, [xs])
+    seen = []
+    for lib in (minigrad, torch):
+        for v in (lib.tensor(x), lib.tensor([1, 3, 3, 2]), lib.tensor([True, False])):
+            r = getattr(lib, name)(v, 0)
+            assert r.indices.dtype is lib.int64 and r.values.dtype is v.dtype
+            seen.append(repr(r).replace("torch", "minigrad"))
+    assert seen[:3] == seen[3:]
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda T, a: a.cummax(2),
+        lambda T, a: T.cummin(a[0, 0], 1),
+    ],
+)
+def test_cummax_cummin_errors(fn: Any) -> None:
+    same_error(fn, np.ones((2, 3)))
 
 
 @pytest.mark.parametrize("name", sorted(ORDERING))
