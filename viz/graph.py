@@ -985,6 +985,17 @@ class Fold:
     exits: list[tuple[str, int]] = field(default_factory=list)
     # folded layers' own parameters, not drawn (their names or shapes)
     params: list[str] = field(default_factory=list)
+    # every node of the repeats (and each repeat's own AccumulateGrad nodes)
+    # -> which repeat it is in, 0 being the drawn one
+    repeat_of: dict[str, int] = field(default_factory=dict, repr=False)
+    # a node (or its edge, saved slot, leaf) of a folded repeat -> the one
+    # that stands for it in the drawn block: the stepper lights that one
+    twin: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def nodes_per_repeat(self, functions: Iterable[str]) -> int:
+        """Nodes in one repeat (its own AccumulateGrad nodes included), of the
+        graph's ``functions`` (``repeat_of`` also holds slots and leaves)."""
+        return sum(self.repeat_of.get(f) == 0 for f in functions)
 
 
 FOLD_MIN_COUNT = 3  # fewer repetitions than this are drawn as they are
@@ -1192,9 +1203,47 @@ def folded(g: Graph, min_count: int = FOLD_MIN_COUNT) -> Graph:
             for a in sorted(accs, key=_walk_index)
             if (v := g.functions[a].variable) is not None
         ]
+    for fold, (k, p, count) in zip(folds, runs, strict=True):
+        _pair_repeats(
+            g, fold, [segs[k + j * p : k + (j + 1) * p] for j in range(count)]
+        )
     _keep_tensors(g, out)
     out.folds = folds
     return out
+
+
+def _pair_repeats(g: Graph, fold: Fold, repeats: list[list[list[str]]]) -> None:
+    """Fill ``fold.repeat_of`` and ``fold.twin``: the repeats have the same
+    signature (`_signature`), so the i-th node of each is the same step, and
+    so are its i-th edge, its slots and a leaf it alone reads."""
+    out_edges = g.edges_by_src()
+    drawn = [fid for seg in repeats[0] for fid in seg]
+    for j, repeat in enumerate(repeats):
+        nodes = [fid for seg in repeat for fid in seg]
+        for fid, twin in zip(nodes, drawn, strict=True):
+            fold.repeat_of[fid] = j
+            fold.repeat_of.update(dict.fromkeys(g.functions[fid].saved, j))
+            pairs = zip(out_edges.get(fid, []), out_edges.get(twin, []), strict=True)
+            for e, te in pairs:
+                own = e.dst is not None and e.dst != te.dst  # a layer's own leaf
+                if own and g.functions[e.dst].is_accumulate_grad:
+                    leaf = g.functions[e.dst].variable
+                    twin_leaf = g.functions[te.dst].variable
+                    fold.repeat_of[e.dst] = fold.repeat_of[leaf or e.dst] = j
+                    fold.repeat_of[te.dst] = fold.repeat_of[twin_leaf or te.dst] = 0
+                    if j:
+                        fold.twin[e.dst] = te.dst
+                        if leaf is not None and twin_leaf is not None:
+                            fold.twin[leaf] = twin_leaf
+                if j:
+                    fold.twin[e.id] = te.id
+            if not j:
+                continue
+            fold.twin[fid] = twin
+            slots = {g.saved[s].slot: s for s in g.functions[twin].saved}
+            for sid in g.functions[fid].saved:
+                if g.saved[sid].slot in slots:
+                    fold.twin[sid] = slots[g.saved[sid].slot]
 
 
 # ------------------------------------------------------------ grouping by module

@@ -64,26 +64,36 @@ def player_data(stepper: BackwardStepper) -> dict[str, Any]:
     """Everything the page needs, stored linearly: per frame what that step did,
     node and tensor details once."""
     frames: list[dict[str, Any]] = [{"panel": stepper.describe(None)}]
+    stand = stepper._stand_ins
+    to = stand.to if stand is not None else (lambda i: i)
+    shows: dict[str, int] = {}
     for k, frame in enumerate(stepper.frames, start=1):
         highlight = frame.highlight()
         del highlight["done"]  # the page folds it from the running nodes
         panel = stepper.describe_node(frame.node_id, frame, position=k)
         if frame.error:
             panel = {**panel, "title": panel["title"] + " (raised an error)"}
-        frames.append(
-            {
-                "highlight": highlight,
-                "edges": frame.edge_values,
-                "grads": frame.leaf_grads,
-                "freed": frame.freed,
-                "waiting": {
-                    n: f"{a} of {b} gradients arrived"
-                    for n, (a, b, _buf) in frame.waiting.items()
-                },
-                "queue": stepper.overlay(frame)["queue"],
-                "panel": panel,
-            }
-        )
+        data = {
+            "highlight": highlight,
+            "edges": {to(i): v for i, v in frame.edge_values.items()},
+            "grads": {to(i): v for i, v in frame.leaf_grads.items()},
+            "freed": [to(i) for i in frame.freed],
+            "waiting": {
+                to(n): f"{a} of {b} gradients arrived"
+                for n, (a, b, _buf) in frame.waiting.items()
+            },
+            "queue": stepper.overlay(frame)["queue"],
+            "panel": panel,
+        }
+        if stand is not None:
+            data["folds"] = frame.folds
+            # a folded block moving on to its next repeat starts afresh: what
+            # the page built up for the block (done, .grad, freed) is dropped
+            moved = [f for f, r in frame.fold_repeat.items() if shows.get(f, 0) != r]
+            shows = dict(frame.fold_repeat)
+            if moved:
+                data["drop"] = stand.block(moved)
+        frames.append(data)
     graph = stepper.graph
     return {
         "prefix": stepper.drawing.options.id_prefix,

@@ -31,6 +31,8 @@ import numpy as np
 
 from .drawing import Drawing, Options
 from .graph import (
+    MORE_ID,
+    Fold,
     Graph,
     build_graph,
     edge_id,
@@ -72,27 +74,30 @@ class Frame:
     # node -> [gradients arrived, gradients expected, its input buffer]
     waiting: dict[str, list] = field(default_factory=dict)
     queue: list[tuple[str, int]] = field(default_factory=list)  # (id, seq nr)
+    # folded blocks (drawn id -> "× 100: repeat 37 of 100 running (36 done)")
+    # and the repeat each one shows
+    folds: dict[str, str] = field(default_factory=dict)
+    fold_repeat: dict[str, int] = field(default_factory=dict)
 
     def highlight(self, view: str = "backward") -> dict[str, list[str]]:
-        """Drawing ids by role, for the backward or the forward view."""
-        if view == "forward":
-            roles = {
-                "running": [self._forward_id(self.node_id)],
-                "ready": [self._forward_id(i) for i in self.ready_ids],
-                "done": [self._forward_id(i) for i in self.done_ids],
-                "flow": [],
-                "written": list(self.written),
-                "error": [self._forward_id(self.node_id)] if self.error else [],
-            }
-            return _every_copy(roles, self._drawn_forward)
+        """Drawing ids by role, for the backward or the forward view. A node
+        of a folded repeat lights the node standing for it in the drawn
+        block (done: only the repeat the block shows); a node inside a
+        module box lights the box (done once all of it ran)."""
         roles = {
             "running": [self.node_id],
             "ready": list(self.ready_ids),
             "done": list(self.done_ids),
-            "flow": list(self.flow),
+            "flow": list(self.flow) if view != "forward" else [],
             "written": list(self.written),
             "error": [self.node_id] if self.error else [],
         }
+        if self._stand_ins is not None:
+            roles = self._stand_ins.roles(roles, self, view)
+        if view == "forward":
+            for role in ("running", "ready", "done", "error"):
+                roles[role] = [self._forward_id(i) for i in roles[role]]
+            return _every_copy(roles, self._drawn_forward)
         return _every_copy(roles, self._drawn)
 
     # AccumulateGrad is drawn in the forward view as its leaf tensor
@@ -100,6 +105,8 @@ class Frame:
     # model id -> its drawn ids, for ids drawn more than once (Drawing.drawn_ids)
     _drawn: dict[str, list[str]] = field(default_factory=dict, repr=False)
     _drawn_forward: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    # what stands for nodes the drawing does not show (`StandIns`)
+    _stand_ins: StandIns | None = field(default=None, repr=False)
 
     def _forward_id(self, fid: str) -> str:
         return self._leaf_of.get(fid, fid)
@@ -110,6 +117,101 @@ def _every_copy(
 ) -> dict[str, list[str]]:
     """A shared leaf drawn once per use lights up in every copy."""
     return {r: [d for i in ids for d in drawn.get(i, (i,))] for r, ids in roles.items()}
+
+
+class StandIns:
+    """What the picture shows for nodes it does not draw one by one: a node
+    of a folded repeat is stood for by its twin in the drawn block, a node
+    inside a module box (``depth=``) by the box, a node `truncated` left out
+    by the "N more" box. Per view, as model id -> drawn model id."""
+
+    def __init__(self, backward: Graph, forward: Graph, graph: Graph) -> None:
+        self.folds: dict[str, Fold] = {f.id: f for f in backward.folds}
+        self.repeat_of: dict[str, tuple[str, int]] = {
+            i: (f.id, r) for f in backward.folds for i, r in f.repeat_of.items()
+        }
+        self.per_repeat = {
+            f.id: f.nodes_per_repeat(graph.functions) for f in backward.folds
+        }
+        self.boxes = {b.id: set(b.functions) for b in backward.boxes.values()}
+        self.view: dict[str, dict[str, str]] = {}
+        for name, shown in (("backward", backward), ("forward", forward)):
+            stand: dict[str, str] = {}
+            for f in shown.folds:
+                stand.update(f.twin)
+            for b in shown.boxes.values():
+                stand.update(dict.fromkeys(b.functions, b.id))
+                stand.update(dict.fromkeys(b.params, b.id))
+            if shown.hidden:  # `truncated`: the rest is one box
+                for fid in graph.functions:
+                    if fid not in shown.functions and fid not in stand:
+                        stand[fid] = MORE_ID
+            self.view[name] = stand
+        # runs so far per fold and repeat, while frames are made
+        self._runs = {f: [0] * fold.count for f, fold in self.folds.items()}
+        self._shows: dict[str, int] = {}
+
+    @staticmethod
+    def of(stepper_drawings: tuple[Drawing, Drawing], graph: Graph) -> StandIns | None:
+        """None when every node is drawn as itself."""
+        shown = [d._shown_graph(d._resolved(export=False)) for d in stepper_drawings]
+        if all(s is graph for s in shown):
+            return None
+        return StandIns(shown[0], shown[1], graph)
+
+    def ran(self, fid: str) -> tuple[dict[str, str], dict[str, int]]:
+        """Count node ``fid`` as run; the folds' notes and shown repeats now."""
+        where = self.repeat_of.get(fid)
+        if where is not None:
+            fold_id, r = where
+            self._runs[fold_id][r] += 1
+            self._shows[fold_id] = r
+        notes = {}
+        for fold_id, fold in self.folds.items():
+            runs, size = self._runs[fold_id], self.per_repeat[fold_id]
+            done = sum(n == size for n in runs)
+            n = fold.count
+            if fold_id not in self._shows:
+                notes[fold_id] = f"× {n}: none of the {n} repeats has run yet"
+            elif done == n:
+                notes[fold_id] = f"× {n}: all {n} repeats done"
+            else:
+                r = self._shows[fold_id]
+                now = " running" if where is not None and where[0] == fold_id else ""
+                notes[fold_id] = f"× {n}: repeat {r + 1} of {n}{now} ({done} done)"
+        return notes, dict(self._shows)
+
+    def shown(self, i: str, frame: Frame) -> bool:
+        """``i`` is not in a folded repeat, or in the one the block shows."""
+        where = self.repeat_of.get(i)
+        return where is None or frame.fold_repeat.get(where[0], 0) == where[1]
+
+    def block(self, fold_ids: list[str]) -> list[str]:
+        """The drawn ids (nodes, slots, own leaves) of these folds' blocks."""
+        wanted = set(fold_ids)
+        return [i for i, (f, r) in self.repeat_of.items() if f in wanted and r == 0]
+
+    def to(self, i: str, view: str = "backward") -> str:
+        return self.view[view].get(i, i)
+
+    def roles(
+        self, roles: dict[str, list[str]], frame: Frame, view: str
+    ) -> dict[str, list[str]]:
+        """``roles`` in drawn ids: each id through its stand-in, "done" only
+        for the repeat on display, a module box done once all of it is."""
+        out = {r: list(dict.fromkeys(self.to(i, view) for i in ids))
+               for r, ids in roles.items() if r != "done"}  # fmt: skip
+        done_set = set(roles["done"])
+        done: dict[str, None] = {}
+        for i in roles["done"]:
+            if not self.shown(i, frame):
+                continue
+            d = self.to(i, view)
+            if d in self.boxes and not self.boxes[d] <= done_set:
+                continue
+            done[d] = None
+        out["done"] = list(done)
+        return out
 
 
 def _engine_of(tensor: Any) -> Any:
@@ -135,7 +237,9 @@ class BackwardStepper:
     ``create_graph``, ``inputs``: as in ``backward()``. ``autograd_grad=True``
     steps ``autograd.grad(outputs, inputs, gradient, ...)`` instead (torch
     tensors); its result is `result` once the pass is over.
-    Other keyword arguments go to the drawing (``theme``, ``rankdir``...).
+    Other keyword arguments go to the drawing (``theme``, ``rankdir``,
+    ``fold``, ``depth``...): a big graph folds its repeated blocks and the
+    drawn block stands for the repeat that runs (see `StandIns`).
     In Jupyter the stepper shows itself as a widget (see `widget()`).
     """
 
@@ -156,9 +260,9 @@ class BackwardStepper:
         first = targets[0] if isinstance(targets, (tuple, list)) else targets
         backward_steps = _engine_of(first)
         prefix = drawing_options.pop("id_prefix", None) or f"s{next(_instances)}-"
-        # every node the engine runs must be on the picture: no folding unless
-        # asked (the widget cannot open a folded box yet)
-        drawing_options.setdefault("fold", False)
+        # A big graph folds (fold=None: above dot.FOLD_ABOVE nodes) as in a
+        # drawing: the drawn block then stands for the repeat that runs
+        # (`StandIns`), so the running node is always on the picture.
         self.graph: Graph = build_graph(targets, params=params)
         options = Options(id_prefix=prefix, **drawing_options)
         self.drawing = Drawing(self.graph, "backward", options)
@@ -180,6 +284,7 @@ class BackwardStepper:
         self._names = {tid: t.label for tid, t in self.graph.tensors.items()}
         self._drawn_ids = self.drawing.drawn_ids
         self._drawn_forward_ids = self.forward_drawing.drawn_ids
+        self._stand_ins = StandIns.of((self.drawing, self.forward_drawing), self.graph)
         self._made = {
             t.producer: tid for tid, t in self.graph.tensors.items() if t.producer
         }
@@ -301,6 +406,7 @@ class BackwardStepper:
             _leaf_of=self._leaf_of,
             _drawn=self._drawn_ids,
             _drawn_forward=self._drawn_forward_ids,
+            _stand_ins=self._stand_ins,
         )
 
     def _frame_from(self, ev: Any) -> Frame:
@@ -308,6 +414,8 @@ class BackwardStepper:
         fid = frame.node_id
         self._done_ids.append(fid)
         frame.done_ids = list(self._done_ids)
+        if self._stand_ins is not None:
+            frame.folds, frame.fold_repeat = self._stand_ins.ran(fid)
         frame.grads_in, frame.grads_out = ev.grads_in, ev.grads_out
         frame.ready = ev.ready
         frame.ready_ids = [self._id(n) for n in ev.ready]
@@ -545,7 +653,7 @@ class BackwardStepper:
         if frame is None:
             return {}
         k = frame.index + 1
-        return {
+        out = {
             "edges": dict(frame.edge_values),
             "grads": self.grads_at(k),
             "freed": self.freed_slots(k),
@@ -553,6 +661,19 @@ class BackwardStepper:
                         frame.waiting.items()},
             "queue": [[nid, _seq_text(seq), self._short_name(nid)]
                       for nid, seq in frame.queue],
+        }  # fmt: skip
+        stand = self._stand_ins
+        if stand is None:
+            return out
+        # in drawn ids; what builds up (grads, freed) only for the repeat shown
+        return {
+            "edges": {stand.to(i): v for i, v in out["edges"].items()},
+            "grads": {stand.to(i): v for i, v in out["grads"].items()
+                      if stand.shown(i, frame)},
+            "freed": [stand.to(i) for i in out["freed"] if stand.shown(i, frame)],
+            "waiting": {stand.to(i): v for i, v in out["waiting"].items()},
+            "queue": [[stand.to(i), *rest] for i, *rest in out["queue"]],
+            "folds": dict(frame.folds),
         }  # fmt: skip
 
     def _short_name(self, fid: str) -> str:

@@ -50,13 +50,26 @@ params = dict(W=W, U=U)
 
 GRAPHS = {"seed": SEED, "mlp": MLP, "rnn": RNN}
 
+# A loop long enough to fold (test_player_fold.py): 3 weights shared by 30 steps.
+LOOP = """
+torch.manual_seed(0)
+W = torch.randn(3, 3, requires_grad=True)
+U = torch.randn(3, 2, requires_grad=True)
+b = torch.zeros(3, requires_grad=True)
+h = torch.zeros(3)
+for t in range(30):
+    h = torch.tanh(W @ h + U @ torch.randn(2) + b)
+loss = h.sum()
+params = dict(W=W, U=U, b=b)
+"""
+
 
 def build(name: str) -> tuple[Any, dict]:
-    """(loss, params) of one of the graphs, with minigrad."""
+    """(loss, params) of one of the graphs (or "loop"), with minigrad."""
     import minigrad
 
     scope: dict[str, Any] = {"torch": minigrad}
-    exec(GRAPHS[name], scope)
+    exec(LOOP if name == "loop" else GRAPHS[name], scope)
     return scope["loss"], scope["params"]
 
 

@@ -311,6 +311,11 @@ export function mount(model, root) {
       const b = nodeBox(id);
       if (b) labels.push([b.x + b.width / 2, b.y - 3, text, "mg-badge"]);
     }
+    // a folded block stands for the repeat that runs: say which, at its top
+    for (const [id, text] of Object.entries(ov.folds || {})) {
+      const b = nodeBox(id);
+      if (b) labels.push([b.x + b.width - 6, b.y - 5, text, "mg-fold-tag", "end"]);
+    }
     const texts = labels.map(([x, y, text, cls, anchor = "middle"]) => {
       const g = document.createElementNS(SVGNS, "g");
       g.setAttribute("class", cls);

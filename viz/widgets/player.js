@@ -32,12 +32,19 @@ const model = {
 };
 
 // Fold frames 1..k into the state after step k.
+// A folded block moving on to its next repeat drops what it built up ("drop").
 function folded(k) {
-  const done = [];
+  let done = [];
   const grads = {};
-  const freed = [];
+  let freed = [];
   for (let j = 1; j <= k; j++) {
     const f = DATA.frames[j];
+    if (f.drop) {
+      const gone = new Set(f.drop);
+      done = done.filter((id) => !gone.has(id));
+      freed = freed.filter((id) => !gone.has(id));
+      for (const id of f.drop) delete grads[id];
+    }
     done.push(f.highlight.running[0]);
     Object.assign(grads, f.grads);
     freed.push(...f.freed);
@@ -70,7 +77,7 @@ function show(k) {
   const fold = folded(step);
   model.set("highlight", step ? { ...frame.highlight, done: fold.done } : {});
   model.set("overlay", step ? { edges: frame.edges, grads: fold.grads, freed: fold.freed,
-    waiting: frame.waiting, queue: frame.queue } : {});
+    waiting: frame.waiting, queue: frame.queue, folds: frame.folds } : {});
   const sel = model.get("selected");
   model.set("panel", sel ? panelFor(sel, step, fold) : frame.panel);
   model.set("step", step);

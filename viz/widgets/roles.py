@@ -35,6 +35,8 @@ MARKS = (
      "a leaf's .grad so far"),
     ("mg-badge", "background: #e8f1fa; border: 1px solid #0072b2",
      "gradients arrived of those expected"),
+    ("mg-fold-tag", "background: #f6eaf2; border: 1px solid #cc79a7",
+     "which repeat a folded block (× N) shows"),
 )  # fmt: skip
 
 # Roles a frame's `highlight()` returns, painted by the static exports.
