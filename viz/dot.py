@@ -529,6 +529,9 @@ def _legend(dot, kinds: list[str], theme: Theme, prefix: str, rankdir: str) -> N
                 _edge(leg, a, b, style="invis")
 
 
+LEGEND_ROW = "legend_row"  # the subgraph `page_parts` takes out
+
+
 def _legend_row(dot, kinds: list[str], theme: Theme, prefix: str) -> None:
     """The legend as one node: a row of swatches with their meaning, at the
     bottom (slides: it takes one line, not a column as tall as the graph)."""
@@ -549,12 +552,64 @@ def _legend_row(dot, kinds: list[str], theme: Theme, prefix: str) -> None:
         '<table border="0" cellborder="0" cellspacing="2" cellpadding="2">'
         f"<tr>{''.join(cells)}</tr></table>"
     )
-    with dot.subgraph(name="legend_row") as row:
+    with dot.subgraph(name=LEGEND_ROW) as row:
         row.attr(rank="sink")
         attrs = _attrs(
             {"label": f"<{table}>", "id": f"{prefix}legend", "shape": "plain"}
         )
         row.body.append(f"\t{_quote(prefix + 'legend')} [{attrs}]\n")
+
+
+TITLE_PT = 28  # a slide's title, in points of the page (PowerPoint's: 28-44)
+
+
+def page_parts(dot: graphviz.Digraph) -> tuple[str, str | None]:
+    """A slide's DOT (``slide=True``) as two drawings that a page places
+    apart (`render.page_svg`): the graph without its title or legend, and
+    the legend row alone (None when it has none)."""
+    graph = dot.copy()
+    for key in ("label", "labelloc"):
+        graph.graph_attr.pop(key, None)
+    graph.graph_attr["pad"] = "0.03"  # (the page has margins; room for a border)
+    start = f"\tsubgraph {LEGEND_ROW} {{\n"
+    if start not in graph.body:
+        return graph.source, None
+    i = graph.body.index(start)
+    j = graph.body.index("\t}\n", i)
+    legend_lines = [
+        line[1:] for line in graph.body[i + 1 : j] if line.strip() != "rank=sink"
+    ]
+    del graph.body[i : j + 1]
+    legend = graphviz.Digraph(
+        "legend",
+        graph_attr={**graph.graph_attr, "pad": "0.05"},
+        node_attr=dict(graph.node_attr),
+    )
+    legend.body[:] = legend_lines
+    return graph.source, legend.source
+
+
+def title_dot(title: str, theme: str = "light", pt: float = TITLE_PT) -> str:
+    """DOT of a slide's title line alone: ``title`` in bold, ``pt`` points,
+    in one borderless box (a graph label would add a rank of space under it)."""
+    th = THEMES[theme]
+    graph = graphviz.Digraph(
+        "title",
+        graph_attr={"bgcolor": th.background, "pad": "0.02", "margin": "0"},
+        node_attr={
+            "shape": "box",
+            "color": th.background,
+            "penwidth": "0",
+            "margin": "0",
+            "width": "0",
+            "height": "0",
+            "fontname": FONT,
+            "fontsize": f"{pt:g}",
+            "fontcolor": th.text,
+        },
+    )
+    graph.body.append(f"\ttitle [label=<<b>{esc(title)}</b>>]\n")
+    return graph.source
 
 
 def _tensor_kinds(tensors: list[TensorInfo]) -> list[str]:

@@ -25,6 +25,8 @@ from .dot import (
     fold_to_fit,
     forward_copies,
     forward_dot,
+    page_parts,
+    title_dot,
 )
 from .graph import (
     DEFAULT_MAX_NODES,
@@ -246,12 +248,25 @@ class Drawing:
 
     def _svg_for(self, opts: Options) -> str:
         if opts not in self._svg:
-            svg = render.svg(self._digraph(opts).source, opts.engine)
             if opts.page:
                 page = (opts.page[0] * 72, opts.page[1] * 72)
-                svg = render.fit_svg(svg, page, THEMES[opts.theme].background)
+                parts = {k: svg for k, (_dot, svg) in self._page_parts(opts).items()}
+                svg = render.page_svg(page, parts, THEMES[opts.theme].background)
+            else:
+                svg = render.svg(self._digraph(opts).source, opts.engine)
             self._svg[opts] = svg
         return self._svg[opts]
+
+    def _page_parts(self, opts: Options) -> dict[str, tuple[str, str]]:
+        """A slide's parts, each laid out alone: name ("title", "graph",
+        "legend") -> (DOT, SVG)."""
+        graph, legend = page_parts(self._digraph(opts))
+        sources = {"graph": graph}
+        if opts.title:
+            sources["title"] = title_dot(opts.title, opts.theme)
+        if legend is not None:
+            sources["legend"] = legend
+        return {k: (src, render.svg(src, opts.engine)) for k, src in sources.items()}
 
     def svg(self) -> str:
         """SVG text, laid out by `engine` (cached)."""
@@ -303,13 +318,11 @@ class Drawing:
         elif fmt == "svg":
             data = self._svg_for(opts).encode("utf-8")
         elif fmt == "png" and opts.page:
-            plain = render.svg(source, opts.engine)  # the natural size, to fit
-            data = render.fit_png(
-                source, plain, opts.page, dpi, background, opts.engine
-            )
+            parts = self._page_parts(opts)
+            data = render.page_png(opts.page, dpi, parts, background, opts.engine)
         elif fmt == "png":
             data = render.png_with_dpi(render.png(source, opts.engine, dpi), dpi)
-        elif opts.page:  # the fitted page, as SVG -> PDF
+        elif opts.page:  # the composed page, as SVG -> PDF
             data = render.svg_to_pdf(self._svg_for(opts))
         else:
             data = render.pdf(source, opts.engine)

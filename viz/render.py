@@ -163,31 +163,99 @@ def svg_size(svg_text: str) -> tuple[float, float]:
     return float(m.group(1)), float(m.group(2))
 
 
-def fit_scale(svg_text: str, page_pt: tuple[float, float]) -> float:
-    """How much to scale the drawing so it just fits the page."""
-    w, h = svg_size(svg_text)
-    return min(page_pt[0] / w, page_pt[1] / h)
+# A slide page holds up to three drawings, each laid out on its own: the title
+# at the top, the legend row at the bottom (both at their own size, smaller
+# only if wider than the page) and the graph, scaled to fill what is left and
+# centred in it. Laid out together, the engine put the title over the graph's
+# middle and the legend at the left, so the graph sat off-centre.
+PAGE_MARGIN_PT = 10.0  # all round (the graph's own pad is dropped)
+PAGE_GAP_PT = 4.0  # between the title, the graph and the legend
+MAX_UPSCALE = 1.0  # a small graph keeps its lecture size, centred
+PAGE_PARTS = ("title", "graph", "legend")
+_BACKGROUND = re.compile(
+    r'class="graph"[^>]*>\s*<title>[^<]*</title>\s*<polygon[^>]*points="([^"]*)"'
+)
+_VIEWBOX = re.compile(r'<svg\b[^>]*?viewBox="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"')
 
 
-def fit_svg(svg_text: str, page_pt: tuple[float, float], background: str) -> str:
-    """The SVG as a page of exactly ``page_pt`` points, the drawing scaled to
-    fit and centred, the margins painted ``background``."""
-    w, h = svg_size(svg_text)
-    scale = fit_scale(svg_text, page_pt)
-    vw, vh = page_pt[0] / scale, page_pt[1] / scale
-    vx, vy = (w - vw) / 2, (h - vh) / 2
-    root = (
-        f'<svg width="{page_pt[0]:g}pt" height="{page_pt[1]:g}pt" '
-        f'viewBox="{vx:.2f} {vy:.2f} {vw:.2f} {vh:.2f}"'
+def natural_size(svg_text: str) -> tuple[float, float]:
+    """(width, height) of an engine SVG in points: its background's, which
+    the viewBox rounds to whole points."""
+    m = _BACKGROUND.search(svg_text)
+    if m is not None:
+        nums = [float(v) for v in re.findall(r"-?[\d.]+", m.group(1))]
+        xs, ys = nums[0::2], nums[1::2]
+        return max(xs) - min(xs), max(ys) - min(ys)
+    m = _VIEWBOX.search(svg_text)
+    if m is None:
+        raise RenderError("the engine's SVG has no viewBox")
+    return float(m.group(3)), float(m.group(4))
+
+
+def page_layout(
+    page_pt: tuple[float, float], sizes: dict[str, tuple[float, float]]
+) -> dict[str, tuple[float, float, float]]:
+    """Where each part goes: name -> (x, y, scale) of its top left corner in
+    page points. ``sizes``: the natural size of each part present ("graph",
+    and optionally "title" and "legend")."""
+    width, height = page_pt
+    inner = width - 2 * PAGE_MARGIN_PT
+    top, bottom = PAGE_MARGIN_PT, height - PAGE_MARGIN_PT
+    out = {}
+    if "title" in sizes:
+        w, h = sizes["title"]
+        scale = min(1.0, inner / w)
+        out["title"] = ((width - w * scale) / 2, top, scale)
+        top += h * scale + PAGE_GAP_PT
+    if "legend" in sizes:
+        w, h = sizes["legend"]
+        scale = min(1.0, inner / w)
+        bottom -= h * scale
+        out["legend"] = ((width - w * scale) / 2, bottom, scale)
+        bottom -= PAGE_GAP_PT
+    w, h = sizes["graph"]
+    scale = min(MAX_UPSCALE, inner / w, max(bottom - top, 1.0) / h)
+    out["graph"] = (
+        (width - w * scale) / 2,
+        top + (bottom - top - h * scale) / 2,
+        scale,
     )
-    page = _SVG_SIZE.sub(root, svg_text, count=1)
-    # the margins: a rectangle under everything the engine drew
-    rect = (
-        f'<rect x="{vx:.2f}" y="{vy:.2f}" width="{vw:.2f}" height="{vh:.2f}" '
-        f'fill="{background}" stroke="none"/>'
+    return out
+
+
+def _inner(svg_text: str, name: str) -> str:
+    """The engine SVG's content without its ``<svg>`` element, its graph
+    group renamed ``name`` (three parts on a page: no id twice)."""
+    start = svg_text.index(">", svg_text.index("<svg")) + 1
+    body = svg_text[start : svg_text.rindex("</svg>")]
+    return body.replace(
+        '<g id="graph0" class="graph"', f'<g id="{name}" class="graph"', 1
     )
-    start = page.index(">", page.index("<svg ")) + 1
-    return page[:start] + "\n" + rect + page[start:]
+
+
+def page_svg(
+    page_pt: tuple[float, float], parts: dict[str, str], background: str
+) -> str:
+    """One SVG page of exactly ``page_pt`` points: each part (name -> engine
+    SVG) placed by `page_layout` on a ``background`` rectangle."""
+    sizes = {name: natural_size(svg) for name, svg in parts.items()}
+    places = page_layout(page_pt, sizes)
+    w, h = page_pt
+    out = [
+        '<?xml version="1.0" encoding="UTF-8" standalone="no"?>',
+        f'<svg width="{w:g}pt" height="{h:g}pt" viewBox="0 0 {w:g} {h:g}" '
+        'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">',
+        f'<rect x="0" y="0" width="{w:g}" height="{h:g}" fill="{background}" '
+        'stroke="none"/>',
+    ]
+    for name in PAGE_PARTS:
+        if name in parts:
+            x, y, scale = places[name]
+            out.append(
+                f'<g id="page-{name}" transform="translate({x:.2f} {y:.2f}) '
+                f'scale({scale:.5f})">{_inner(parts[name], f"{name}0")}</g>'
+            )
+    return "\n".join(out) + "\n</svg>\n"
 
 
 def png_with_dpi(data: bytes, dpi: float) -> bytes:
@@ -211,26 +279,31 @@ def _without_chunk(chunks: bytes, kind: bytes) -> bytes:
     return b"".join(out)
 
 
-def fit_png(
-    source: str,
-    svg_text: str,
+def page_png(
     page_in: tuple[float, float],
     dpi: float,
+    parts: dict[str, tuple[str, str]],
     background: str,
     engine: str = "auto",
 ) -> bytes:
-    """A PNG page of exactly ``page_in`` inches at ``dpi``: the drawing laid
-    out by the engine at the scale that fits, centred on ``background``."""
+    """The PNG of `page_svg`'s page, ``page_in`` inches at ``dpi``: each part
+    (name -> (DOT, its engine SVG)) rasterised by the engine at its scale and
+    pasted centred on its place."""
     from PIL import Image, ImageColor  # (a dependency of minigrad-lab)
 
-    scale = fit_scale(svg_text, (page_in[0] * 72, page_in[1] * 72))
-    drawing = Image.open(io.BytesIO(png(source, engine, dpi * scale))).convert("RGB")
+    sizes = {name: natural_size(svg) for name, (_dot, svg) in parts.items()}
+    places = page_layout((page_in[0] * 72, page_in[1] * 72), sizes)
     size = (round(page_in[0] * dpi), round(page_in[1] * dpi))
-    drawing.thumbnail(size)  # (rounding can make it a pixel too large)
     page = Image.new("RGB", size, ImageColor.getrgb(background))
-    page.paste(
-        drawing, ((size[0] - drawing.width) // 2, (size[1] - drawing.height) // 2)
-    )
+    px = dpi / 72
+    for name, (source, _svg) in parts.items():
+        x, y, scale = places[name]
+        part = Image.open(io.BytesIO(png(source, engine, dpi * scale))).convert("RGB")
+        w, h = sizes[name]
+        # centred on its place (the engine rounds the picture to whole pixels)
+        left = round((x + w * scale / 2) * px - part.width / 2)
+        top = round((y + h * scale / 2) * px - part.height / 2)
+        page.paste(part, (left, top))
     out = io.BytesIO()
     page.save(out, format="PNG", dpi=(dpi, dpi))
     return out.getvalue()

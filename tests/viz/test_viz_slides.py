@@ -21,6 +21,45 @@ def seed_drawing(framework, seeds):
     return viz.backward_graph(loss, params={**params, "loss": loss})
 
 
+_PLACE = re.compile(
+    r'<g id="page-(\w+)" transform="translate\(([-\d.]+) ([-\d.]+)\) '
+    r'scale\(([\d.]+)\)">\s*<g id="\w+" class="graph" transform="scale\(1 1\) '
+    r'rotate\(0\) translate\(([-\d.]+) ([-\d.]+)\)"'
+)
+
+
+def placements(svg: str) -> dict[str, tuple[float, float, float, float, float]]:
+    """Page part ("title", "graph", "legend") -> (x, y, scale, tx, ty): a
+    point (u, v) the engine drew in it is at (x + s (tx + u), y + s (ty + v))
+    on the page."""
+    return {
+        m.group(1): tuple(float(v) for v in m.groups()[1:])
+        for m in _PLACE.finditer(svg)
+    }
+
+
+def part_boxes(svg: str) -> dict[str, tuple[float, float, float, float]]:
+    """Page part -> (left, top, right, bottom) on the page of what the engine
+    drew (its background polygon, the part's whole picture)."""
+    out = {}
+    for g in ET.fromstring(svg).iter(f"{NS}g"):
+        name = (g.get("id") or "").partition("page-")[2]
+        if name not in ("title", "graph", "legend"):
+            continue
+        x, y, s, tx, ty = placements(svg)[name]
+        poly = next(g.iter(f"{NS}polygon"))
+        pts = [tuple(map(float, p.split(","))) for p in poly.get("points").split()]
+        xs = [x + s * (tx + u) for u, _ in pts]
+        ys = [y + s * (ty + v) for _, v in pts]
+        out[name] = (min(xs), min(ys), max(xs), max(ys))
+    return out
+
+
+def on_page(svg: str, part: str, u: float, v: float) -> tuple[float, float]:
+    x, y, s, tx, ty = placements(svg)[part]
+    return x + s * (tx + u), y + s * (ty + v)
+
+
 def centres(svg: str) -> dict[str, tuple[float, float]]:
     """id -> position (x, y) of every node's first line of text, in SVG units."""
     out = {}
@@ -45,6 +84,67 @@ def test_slide_pages_have_exactly_that_aspect(framework, seeds, tmp_path, size, 
     assert [round(float(v)) for v in box.groups()] == [0, 0, *page]
 
 
+def wide_and_tall(t):
+    """Eight parallel products summed (wide) and a chain of twelve (tall)."""
+    xs = [t.tensor(float(i), requires_grad=True) for i in range(8)]
+    wide = viz.backward_graph(sum(x * x for x in xs))
+    y = x = t.tensor(1.0, requires_grad=True)
+    for _ in range(12):
+        y = y * 1.1
+    return wide, viz.backward_graph(y, params={"x": x})
+
+
+@pytest.mark.parametrize(
+    ("size", "page"), [("slide", (960, 540)), ("slide43", (720, 540))]
+)
+def test_the_graph_is_centred_under_the_title(minigrad, seeds, tmp_path, size, page):
+    e, names = seeds["seed1"](minigrad)
+    small = viz.backward_graph(e, params=names)
+    margin, gap = render.PAGE_MARGIN_PT, render.PAGE_GAP_PT
+    for d in (small, *wide_and_tall(minigrad)):
+        for extras in ({"title": "A title", "legend": True}, {"legend": False}):
+            svg = d.save(tmp_path / "c.svg", size=size, **extras).read_text()
+            assert render.svg_size(svg) == page
+            box = part_boxes(svg)
+            assert set(box) == {"graph"} | (
+                {"title", "legend"} if "title" in extras else set()
+            )
+            left, top, right, bottom = box["graph"]
+            # the room for the graph: under the title, above the legend
+            room_top = box["title"][3] + gap if "title" in box else margin
+            room_bottom = (
+                box["legend"][1] - gap if "legend" in box else page[1] - margin
+            )
+            assert left - margin == pytest.approx(page[0] - margin - right, abs=0.5)
+            assert top - room_top == pytest.approx(room_bottom - bottom, abs=0.5)
+            assert min(left - margin, top - room_top) >= -0.01  # inside it
+            # it fills the room one way (or keeps the lecture size)
+            scale = placements(svg)["graph"][2]
+            fills = min(left - margin, top - room_top) < 0.5
+            assert fills or scale == render.MAX_UPSCALE
+            for part in ("title", "legend"):  # centred, at the top / the bottom
+                if part in box:
+                    x0, _, x1, _ = box[part]
+                    assert x0 == pytest.approx(page[0] - x1, abs=0.5)
+                    assert x0 >= margin - 0.01
+            if "title" in box:
+                assert box["title"][1] == pytest.approx(margin, abs=0.05)
+                assert box["legend"][3] == pytest.approx(page[1] - margin, abs=0.05)
+
+
+def test_png_slides_are_centred_too(minigrad, tmp_path):
+    from PIL import Image, ImageChops
+
+    wide, tall = wide_and_tall(minigrad)
+    for d in (wide, tall):
+        png = d.save(tmp_path / "c.png", size="slide", legend=False, dpi=72)
+        image = Image.open(png).convert("RGB")
+        assert image.size == (960, 540)
+        blank = Image.new("RGB", image.size, "white")
+        left, top, right, bottom = ImageChops.difference(image, blank).getbbox()
+        assert abs(left - (960 - right)) <= 3 and abs(top - (540 - bottom)) <= 3
+
+
 def test_png_says_its_dpi(framework, seeds, tmp_path):
     d = seed_drawing(framework, seeds)
     for kwargs in ({}, {"size": "slide"}):
@@ -59,8 +159,8 @@ def test_lecture_fonts_on_a_1280_slide(framework, seeds, tmp_path):
     opts = d._resolved(export=True, size="slide", title="Seed 2")
     source = d._digraph(opts).source
     node_pt = float(re.search(r"node \[[^\]]*fontsize=(\d+)", source).group(1))
-    natural = render.svg(source)
-    scale = render.fit_scale(natural, (960, 540))
+    page = d.save(tmp_path / "s.svg", size="slide", title="Seed 2").read_text()
+    scale = placements(page)["graph"][2]
     assert node_pt * scale * 1280 / 960 >= 18  # node names in px on a 1280x720 slide
     assert 'point-size="10"' not in source  # no 10 pt detail text on slides
     assert "Seed 2" in source and "labelloc=t" in source
@@ -72,10 +172,18 @@ def test_slide_legend_is_one_row_at_the_bottom(framework, seeds, tmp_path):
     assert "cluster_legend" not in svg
     root = ET.fromstring(svg)
     legend = next(g for g in root.iter(f"{NS}g") if g.get("id") == "legend")
-    ys = [float(t.get("y")) for t in legend.iter(f"{NS}text") if (t.text or "").strip()]
+    ys = [
+        on_page(svg, "legend", 0, float(t.get("y")))[1]
+        for t in legend.iter(f"{NS}text")
+        if (t.text or "").strip()
+    ]
     assert len(ys) >= 5  # leaf, non-leaf, output, grad_fn, AccumulateGrad, saved
     assert max(ys) - min(ys) < 1  # one line of text
-    lowest = max(y for nid, (_, y) in centres(svg).items() if nid != "legend")
+    lowest = max(
+        on_page(svg, "graph", 0, y)[1]
+        for nid, (_, y) in centres(svg).items()
+        if nid != "legend"
+    )
     assert min(ys) > lowest  # below every node
 
 
