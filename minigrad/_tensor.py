@@ -10,7 +10,8 @@ saved has been overwritten.
 This file is the first of the teaching core (minigrad/README.md gives the order:
 then node.py, function.py, engine.py, grad_mode.py). It holds the Tensor's
 autograd surface; the methods that bind the ops come from ``TensorBase``
-(``_tensor_base.py``), the view and in-place machinery from ``_views_inplace.py``.
+(``_tensor_base.py``), the view and in-place machinery (with a view's fresh
+``grad_fn`` after its base changed) from ``_views_inplace.py``.
 """
 
 from __future__ import annotations
@@ -24,23 +25,14 @@ from typing import Any
 import numpy as np
 
 from . import engine, grad_mode
+from ._errors import ERR_DETACH_VIEW, NON_LEAF_GRAD_WARNING, check_grad_assignment
 from ._tensor_base import (
     TensorBase,
     _rebuild_tensor,  # noqa: F401 - files saved before name it here
     bind_tensor_class,
 )
-from ._views_inplace import AsStridedBackward0, _stale_view_message
 from .node import AccumulateGrad, Node
 from .utils.hooks import RemovableHandle
-
-_NON_LEAF_GRAD_WARNING = (
-    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
-    "Its .grad attribute won't be populated during autograd.backward(). If you "
-    "indeed want the .grad field to be populated for a non-leaf Tensor, use "
-    ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
-    "mistake, make sure you access the leaf Tensor instead. See "
-    "github.com/pytorch/pytorch/pull/30531 for more information."
-)
 
 
 class VersionCounter:
@@ -168,36 +160,13 @@ class Tensor(TensorBase):
     @property
     def grad(self) -> Tensor | None:
         if self._grad_fn is not None and not self._retains_grad and self._grad is None:
-            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
         if value is not None:
-            if not isinstance(value, Tensor):
-                raise TypeError(
-                    f"assigned grad expected to be a Tensor or None but got grad of "
-                    f"type {type(value).__name__}"
-                )
-            if value is self:
-                raise RuntimeError("can't assign Variable as its own grad")
-            if value.dtype is not self.dtype:  # (PyTorch 2.13's grad_dtype default)
-                raise RuntimeError(
-                    f"attempting to assign a gradient with dtype "
-                    f"'{value.dtype._cpp}' to a tensor with grad_dtype "
-                    f"'{self.dtype._scalar_type}'. The gradient must match the "
-                    "tensor's grad_dtype (defaults to the tensor's dtype). You can "
-                    "set the tensor's grad_dtype attribute with a specific dtype, or "
-                    "None to allow any dtype. Set grad_dtype with caution. Diverging "
-                    "the dtypes of a tensor and its gradient may break downstream "
-                    "systems that assume they match."
-                )
-            if value.shape != self.shape:
-                raise RuntimeError(
-                    f"attempting to assign a gradient of size '{list(value.shape)}' "
-                    f"to a tensor of size '{list(self.shape)}'. Please ensure that "
-                    "the gradient and the tensor are the same size"
-                )
+            check_grad_assignment(self, value, Tensor)
         self._grad = value
 
     @grad.deleter
@@ -248,23 +217,6 @@ class Tensor(TensorBase):
             acc = AccumulateGrad(self)
             self._accumulator = weakref.ref(acc)
         return acc
-
-    def _refresh_view_grad_fn(self) -> None:
-        """A view whose base changed in place gets a fresh grad_fn that reads its
-        gradient out of the base's new history (PyTorch: AsStridedBackward0);
-        an output of split/unbind or a view made under no_grad cannot get one."""
-        base = self._base
-        # A view that had history always gets the new one (also when asked from
-        # inside backward); one made without history only in grad mode.
-        had_history = self._grad_fn is not None
-        if (had_history or grad_mode.state.enabled) and base.requires_grad:
-            if self._multi_view or self._no_grad_view:
-                raise RuntimeError(_stale_view_message(self))
-        self._view_version = self._vc.value
-        if (had_history or grad_mode.state.enabled) and base.requires_grad:
-            requires_grad = self._requires_grad  # (kept: a no_grad view's flag)
-            self._set_history(AsStridedBackward0(base, self._view_fn))
-            self._requires_grad = requires_grad
 
     def retain_grad(self) -> None:
         if not self.requires_grad:
@@ -323,14 +275,7 @@ class Tensor(TensorBase):
 
     def detach_(self) -> Tensor:
         if self._base is not None:
-            raise RuntimeError(
-                "Can't detach views in-place. Use detach() instead. If you are using "
-                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_"
-                "view is set as True, gradients are views of DDP buckets, and hence "
-                "detach_() cannot be called on these gradients. To fix this error, "
-                "please refer to the Optimizer.zero_grad() function in "
-                "torch/optim/optimizer.py as the solution."
-            )
+            raise RuntimeError(ERR_DETACH_VIEW)
         self._grad_fn, self._requires_grad, self._output_nr = None, False, 0
         return self
 

@@ -9,8 +9,8 @@ becomes a ``CopySlices`` (the written region's gradient goes through the op) and
 the view's an ``AsStridedBackward0`` (its gradient is read out of the base's).
 
 ``ViewsAndInplace`` holds the machinery the Tensor's view and in-place methods
-(``_tensor_base.py``) call: ``_view``, ``_views``, ``_inplace_view``, ``_inplace``
-and ``_set_history``.
+(``_tensor_base.py``) call: ``_view``, ``_views``, ``_inplace_view``, ``_inplace``,
+``_set_history`` and ``_refresh_view_grad_fn``.
 """
 
 from __future__ import annotations
@@ -24,15 +24,15 @@ from . import _dtype as dt
 from . import _formula as f
 from . import engine, function, grad_mode
 from . import node as core
-from .function import _check_inplace, _sequence_nr
-from .node import (
+from ._errors import (
     ERR_BACKWARD_TWICE,
-    Node,
-    SavedTensor,
-    call_node,
+    check_inplace,
+    forward_op_name,
     refuse_overlap,
     refuse_partial_overlap,
 )
+from .function import _sequence_nr
+from .node import Node, SavedTensor, call_node
 from .ops._common import _Qualified
 
 # The Tensor class, handed down by _tensor_base.bind_tensor_class.
@@ -97,7 +97,7 @@ class ViewsAndInplace:
         version whose history ends in the op's node (TBackward1). A view stays a
         view of its base, found by one more step."""
         if grad_mode.state.enabled:
-            _check_inplace(self)
+            check_inplace(self)
             if self._base is not None and self._view_version != self._vc.value:
                 self._refresh_view_grad_fn()
         out = cls.apply(self, *args)
@@ -120,7 +120,7 @@ class ViewsAndInplace:
         if recording:
             if self._multi_view is not None or self._no_grad_view:
                 _check_multi_view(self, args)
-            _check_inplace(self)
+            check_inplace(self)
             if self._base is not None and self._view_version != self._vc.value:
                 self._refresh_view_grad_fn()
         for a in args:
@@ -166,6 +166,23 @@ class ViewsAndInplace:
                 del retained[old_nr]
             fn._retain_grad_of(output_nr, self)
 
+    def _refresh_view_grad_fn(self) -> None:
+        """A view whose base changed in place gets a fresh grad_fn that reads its
+        gradient out of the base's new history (PyTorch: AsStridedBackward0);
+        an output of split/unbind or a view made under no_grad cannot get one."""
+        base = self._base
+        # A view that had history always gets the new one (also when asked from
+        # inside backward); one made without history only in grad mode.
+        had_history = self._grad_fn is not None
+        if (had_history or grad_mode.state.enabled) and base.requires_grad:
+            if self._multi_view or self._no_grad_view:
+                raise RuntimeError(_stale_view_message(self))
+        self._view_version = self._vc.value
+        if (had_history or grad_mode.state.enabled) and base.requires_grad:
+            requires_grad = self._requires_grad  # (kept: a no_grad view's flag)
+            self._set_history(AsStridedBackward0(base, self._view_fn))
+            self._requires_grad = requires_grad
+
 
 def _check_multi_view(t: Tensor, args: tuple) -> None:
     """PyTorch refuses in-place changes that need grad to an output of a
@@ -179,7 +196,7 @@ def _check_multi_view(t: Tensor, args: tuple) -> None:
         return
     fn = t.grad_fn
     if fn is not None and t._multi_view:
-        op = core.forward_op_name(fn)
+        op = forward_op_name(fn)
         msg = f"Output {t._output_nr} of {op} is a view and is being modified inplace."
     elif t._inference_view:
         msg = (
@@ -243,7 +260,7 @@ def _stale_view_message(t: Tensor) -> str:
     """PyTorch's refusal to regenerate the grad_fn of such a view after its base
     changed in place (it raises on every use of the view then)."""
     if t._multi_view:
-        op = core.forward_op_name(t._grad_fn)
+        op = forward_op_name(t._grad_fn)
         return (
             f"Output {t._output_nr} of {op} is a view and its base or another view "
             "of its base has been modified inplace." + _MULTI_VIEW_TAIL

@@ -20,19 +20,20 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from . import function, grad_mode
+from . import _backward_io, function, grad_mode
+from ._anomaly import call_in_anomaly_mode
+from ._backward_io import tensors as tensors_of
 from ._dtype import from_numpy_dtype
-from ._warn import warn_once
+from ._selection import Selection
+from ._step_events import SILENT, Recorder, Silent, StepEvent
 from .node import (
     AccumulateGrad,
     Node,
     _call,
-    _call_in_anomaly_mode,
     _conform,
     _unwrap,
     _validate,
@@ -52,138 +53,7 @@ def bind_tensor_class(cls: type, new_tensor: Any) -> None:
     function.bind_tensor_class(cls, new_tensor)
 
 
-@dataclass(eq=False)
-class StepEvent:
-    """What happened when the engine ran one node (recorded with ``trace=True``)."""
-
-    index: int  # 0 for the first node executed
-    node: Node
-    grads_in: tuple  # gradients the node received, after hooks (None: no grad)
-    grads_out: tuple  # gradients it sent along next_functions (None: nothing sent)
-    hooks: list = field(default_factory=list)  # (kind, hook) in the order they ran
-    accumulated: list = field(default_factory=list)  # (leaf, its .grad afterwards)
-    retained: list = field(default_factory=list)  # (non-leaf, its .grad afterwards)
-    captured: list = field(default_factory=list)  # (input index, grad): grad()
-    released: list = field(default_factory=list)  # names of freed saved tensors
-    ready: tuple = ()  # nodes waiting in the ready queue afterwards, next first
-    executed: bool = True  # False when only captured (autograd.grad's inputs)
-
-
-class _Silent:
-    """The recorder of an untraced step: it records nothing (one shared object,
-    so the loop never asks whether it is tracing)."""
-
-    keeps_sent = False
-
-    def hook(self, kind: str, hook: Any) -> None:
-        pass
-
-    def accumulated(self, var: Any) -> None:
-        pass
-
-    def retained(self, t: Any) -> None:
-        pass
-
-    def captured(self, i: int, g: Any) -> None:
-        pass
-
-    def release(self, node: Node) -> None:
-        node.release_variables()
-
-    def finish(self, node: Node, grads: list, sent: Any, ready: list) -> Any:
-        return node
-
-
-_SILENT = _Silent()
-
-
-class _Recorder(_Silent):
-    """Builds the ``StepEvent`` of one traced step (viz's stepper reads it)."""
-
-    keeps_sent = True
-
-    def __init__(self, index: int, node: Node) -> None:
-        self.event = StepEvent(index, node, (), ())
-
-    def hook(self, kind: str, hook: Any) -> None:
-        self.event.hooks.append((kind, hook))
-
-    def accumulated(self, var: Any) -> None:
-        self.event.accumulated.append((var, var._grad))
-        for h in (var._post_acc_hooks or {}).values():
-            self.event.hooks.append(("post_accumulate", h))
-
-    def retained(self, t: Any) -> None:
-        self.event.retained.append((t, t._grad))
-
-    def captured(self, i: int, g: Any) -> None:
-        self.event.captured.append((i, g))
-
-    def release(self, node: Node) -> None:
-        self.event.released = node.saved_names()
-        node.release_variables()
-
-    def finish(self, node: Node, grads: list, sent: Any, ready: list) -> StepEvent:
-        ev = self.event
-        ev.grads_in = tuple(_wrap(g) for g in grads)
-        if sent is None:  # autograd.grad only captured this node's gradient
-            ev.executed = False
-        else:
-            ev.grads_out = tuple(_wrap(g) for g in sent)
-        ev.ready = tuple(n for _, _, n in sorted(ready))
-        return ev
-
-
-class _Selection:
-    """What ``inputs=`` asks of a pass: the nodes from which an input can be
-    reached (only they are needed), which of them run, and the gradients
-    captured at the inputs' edges.
-
-    autograd.grad runs a node only if it leads on to another needed node;
-    backward(inputs=...) runs every needed node, the inputs' own included."""
-
-    def __init__(
-        self,
-        parents: dict[Node, list[Node]],
-        inputs: Sequence[tuple[Node, int]],
-        reachable: set,
-        accumulate: bool,
-    ) -> None:
-        self.captures: dict[Node, list[tuple[int, int]]] = {}
-        for i, (fn, nr) in enumerate(inputs):
-            self.captures.setdefault(fn, []).append((i, nr))
-        targets = {fn for fn in self.captures if fn in reachable}
-        self.needed, leads = _needed(parents, targets)
-        self.running = self.needed if accumulate else leads
-        self.accumulate = accumulate
-        self.captured: list[Any] = [None] * len(inputs)
-
-    def runs(self, node: Node) -> bool:
-        return node in self.running
-
-    def capture(self, node: Node, grads: list, record: _Silent) -> None:
-        """Keep the gradient arriving at an ``inputs=`` edge of ``node``."""
-        for i, nr in self.captures.get(node, ()):
-            g = grads[nr]
-            if g is None:
-                continue
-            old = self.captured[i]
-            self.captured[i] = g if old is None else old + g
-            record.captured(i, self.captured[i])
-
-    def will_execute(self, node: Node) -> bool:
-        if isinstance(node, AccumulateGrad) and not self.accumulate:
-            if node in self.captures:
-                raise RuntimeError(
-                    "A leaf node was passed to _will_engine_execute_node but we are "
-                    "currently running autograd.grad(). This is currently not "
-                    "supported."
-                )
-            return False
-        return node in self.needed
-
-
-def _run_hooks(hooks: Any, grad: Any, graph: bool, record: _Silent) -> Any:
+def _run_hooks(hooks: Any, grad: Any, graph: bool, record: Silent) -> Any:
     """Run tensor hooks on one gradient; a hook may return a replacement."""
     for hook in list(hooks.values()):
         out = hook(_wrap(grad))
@@ -216,7 +86,7 @@ running: list[GraphTask] = []  # the backward passes under way, innermost last
 
 class GraphTask:
     """The state of one backward pass: dependency counts, input buffers, the ready
-    queue, and what ``inputs=`` asks for (a ``_Selection``, None without it)."""
+    queue, and what ``inputs=`` asks for (a ``Selection``, None without it)."""
 
     def __init__(
         self,
@@ -249,9 +119,9 @@ class GraphTask:
                         stack.append(nxt)
 
         self.nodes = seen  # every node the pass can reach
-        self.selection: _Selection | None = None
+        self.selection: Selection | None = None
         if parents is not None:
-            self.selection = _Selection(parents, inputs, seen, accumulate)
+            self.selection = Selection(parents, inputs, seen, accumulate)
 
         self.buffers: dict[Node, list] = {}
         for (fn, nr), g in zip(roots, root_grads):  # 2. seed the roots' buffers
@@ -325,7 +195,7 @@ class GraphTask:
         _, _, node = heapq.heappop(self.ready)
         self.running = node
         grads = self.buffers.pop(node, None) or [None]
-        record = _Recorder(self.index, node) if trace else _SILENT
+        record = Recorder(self.index, node) if trace else SILENT
         self.index += 1
         hooked, is_acc = node._hooked, type(node) is AccumulateGrad
         selection = self.selection
@@ -346,7 +216,7 @@ class GraphTask:
                 if accumulate_into(node.variable, grads[0], self.graph):
                     record.accumulated(node.variable)
         elif grads[0] is not None or any(g is not None for g in grads):
-            call = _call_in_anomaly_mode if grad_mode.state.anomaly else _call
+            call = call_in_anomaly_mode if grad_mode.state.anomaly else _call
             outs = call(node, grads, self.graph)
         else:
             outs = [None] * len(node.next_functions)
@@ -358,7 +228,7 @@ class GraphTask:
         self.running = None
         return record.finish(node, grads, sent, self.ready)
 
-    def _tensor_pre_hooks(self, node: Node, grads: list, record: _Silent) -> None:
+    def _tensor_pre_hooks(self, node: Node, grads: list, record: Silent) -> None:
         """Hooks on the tensor whose gradient arrives: a leaf's live on the
         tensor; a non-leaf's on its grad_fn, followed by its retain_grad()."""
         if type(node) is AccumulateGrad and node.variable._hooks:
@@ -374,7 +244,7 @@ class GraphTask:
                 _retain(t, grads[nr], self.graph)
                 record.retained(t)
 
-    def _pre_hooks(self, node: Node, grads: list, record: _Silent) -> list:
+    def _pre_hooks(self, node: Node, grads: list, record: Silent) -> list:
         """``hook(grad_outputs)`` may return replacement gradients."""
         for hook in list(node._pre_hooks.values()):
             res = hook(tuple(_wrap(g) for g in grads))
@@ -383,7 +253,7 @@ class GraphTask:
                 grads = [g if self.graph else _unwrap(g) for g in res]
         return grads
 
-    def _post_hooks(self, node: Node, grads: list, outs: list, record: _Silent) -> list:
+    def _post_hooks(self, node: Node, grads: list, outs: list, record: Silent) -> list:
         """``hook(grad_inputs, grad_outputs)`` may return replacement grad_inputs.
         The hooks see the checked gradients, and None where no edge (or, with
         ``inputs=``, no needed edge) takes one, as PyTorch's formulas give."""
@@ -399,7 +269,7 @@ class GraphTask:
                 outs = [g if self.graph else _unwrap(g) for g in res]
         return outs
 
-    def _send(self, node: Node, outs: Sequence, record: _Silent) -> list | None:
+    def _send(self, node: Node, outs: Sequence, record: Silent) -> list | None:
         """4. Check each gradient against its input (as ``_validate``) and add it
         into the buffer at the other end of its edge; a node whose last edge has
         delivered becomes ready. Returns what was sent when recording."""
@@ -452,100 +322,6 @@ def _retain(t: Any, g: Any, graph: bool) -> None:
         t._grad = Tensor._make(t._grad._data + g, False)
 
 
-def _needed(parents: dict, targets: set) -> tuple[set, set]:
-    """The nodes from which some target can be reached (only they need to run),
-    and those of them that lead on to another needed node (only they execute)."""
-    needed, leads = set(targets), set()
-    stack = list(needed)
-    while stack:
-        for p in parents.get(stack.pop(), ()):
-            leads.add(p)
-            if p not in needed:
-                needed.add(p)
-                stack.append(p)
-    return needed, leads
-
-
-# ------------------------------------------------------------------ entry points
-def _make_grads(outputs: Sequence[Any], grads: Sequence[Any], graph: bool) -> list:
-    """The gradients to start from: ones for a scalar output, else as given."""
-    result = []
-    for i, (out, g) in enumerate(zip(outputs, grads)):
-        if g is None:
-            if out.requires_grad and out._data.size != 1:
-                raise RuntimeError(
-                    "grad can be implicitly created only for scalar outputs"
-                )
-            if out._data.dtype.kind != "f":
-                raise RuntimeError(
-                    "grad can be implicitly created only for real scalar outputs but "
-                    f"got {out.dtype}"
-                )
-            g = np.ones(out._data.shape, out._data.dtype)
-        else:
-            if not isinstance(g, Tensor):
-                g = Tensor._make(np.asarray(g, out._data.dtype), False)
-            if g.shape != out.shape:
-                raise RuntimeError(
-                    f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
-                    f"output[{i}] has a shape of {out.shape}."
-                )
-            if g._data.dtype != out._data.dtype:  # as PyTorch's validate_outputs
-                g = g.to(out.dtype)
-            g = g if graph else g._data
-        result.append(_wrap(g) if graph and not isinstance(g, Tensor) else g)
-    return result
-
-
-def _check_counts(outputs: list, grads: list) -> None:
-    """PyTorch pairs outputs with gradients (extra gradients are dropped), then
-    its engine wants one gradient per output."""
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
-
-
-def _tensors(x: Any) -> list:
-    if x is None:
-        return []
-    if isinstance(x, Tensor):
-        return [x]
-    return list(x)
-
-
-def _root_edges(outputs: list) -> list:
-    edges = []
-    for i, out in enumerate(outputs):
-        edge = out._edge()
-        if edge[0] is None:
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a "
-                "grad_fn"
-            )
-        edges.append(edge)
-    return edges
-
-
-def _input_edges(inputs: list, for_grad: bool) -> list:
-    """The edges of ``inputs=``; for backward(), PyTorch first calls
-    ``retain_grad()`` on each, which is how a non-leaf input gets its .grad."""
-    edges = []
-    for t in inputs:
-        if not isinstance(t, Tensor):
-            raise RuntimeError(
-                "all inputs have to be Tensors or GradientEdges, but got "
-                f"{type(t).__name__}"
-            )
-        if not for_grad:
-            t.retain_grad()
-        elif not t.requires_grad:
-            raise RuntimeError(
-                "One of the differentiated Tensors does not require grad"
-            )
-        fn = t.grad_fn
-        edges.append((t._grad_accumulator(), 0) if fn is None else (fn, t._output_nr))
-    return edges
-
-
 def backward_steps(
     tensors: Any,
     grad_tensors: Any = None,
@@ -557,19 +333,17 @@ def backward_steps(
     ``.run()`` runs it all; each ``next()`` runs exactly one node and returns
     its ``StepEvent`` (viz's stepper); ``.done`` tells when it is over and
     ``.running`` names the node that raised, if one did."""
-    outputs = _tensors(tensors)
+    outputs = tensors_of(tensors)
     grads = (
-        _tensors(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
+        tensors_of(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
     )
     if retain_graph is None:
         retain_graph = create_graph
-    input_list = _tensors(inputs)
+    input_list = tensors_of(inputs)
     if inputs is not None and not input_list:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    root_grads = _make_grads(outputs, grads, create_graph)  # checked first
-    _check_counts(outputs, root_grads)
-    roots = _root_edges(outputs)
-    edges = _input_edges(input_list, False) if input_list else None
+    roots, root_grads = _backward_io.roots(outputs, grads, create_graph)
+    edges = _backward_io.input_edges(input_list, False) if input_list else None
     return GraphTask(roots, root_grads, retain_graph, create_graph, edges, True)
 
 
@@ -589,19 +363,7 @@ def backward(
         task.run()
     finally:  # PyTorch's warning surfaces once the pass has run (or raised)
         if create_graph:
-            _warn_create_graph()
-
-
-def _warn_create_graph() -> None:
-    warn_once(
-        "backward create_graph",
-        "Using backward() with create_graph=True will create a reference cycle "
-        "between the parameter and its gradient which can cause a memory leak. "
-        "We recommend using autograd.grad when creating the graph to avoid this. "
-        "If you have to use this function, make sure to reset the .grad fields "
-        "of your parameters to None after use to break the cycle and avoid the "
-        "leak.",
-    )
+            _backward_io.warn_create_graph()
 
 
 def grad(
@@ -619,44 +381,19 @@ def grad(
     accumulated into ``.grad``)."""
     if outputs is None:  # PyTorch makes a tuple of it
         raise TypeError("'NoneType' object is not iterable")
-    outs = _tensors(outputs)
-    ins = _tensors(inputs)
+    outs = tensors_of(outputs)
+    ins = tensors_of(inputs)
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    grads = _tensors(grad_outputs) if grad_outputs is not None else [None] * len(outs)
+    grads = tensors_of(grad_outputs) if grad_outputs is not None else [None] * len(outs)
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:
         allow_unused = materialize_grads
-    root_grads = _make_grads(outs, grads, create_graph)  # checked first
-    _check_counts(outs, root_grads)
-    roots = _root_edges(outs)
-    edges = _input_edges(ins, True)
+    roots, root_grads = _backward_io.roots(outs, grads, create_graph)
+    edges = _backward_io.input_edges(ins, True)
     task = GraphTask(roots, root_grads, retain_graph, create_graph, edges, False)
     task.run()
-    captured = task.captured
-    result = []
-    # One Tensor per buffer, so grad(y, [x, x]) gives one object twice; a given
-    # grad_outputs tensor that arrives unchanged (grad(y, [y], v)) is v itself.
-    made = {id(g._data): g for g in grads if isinstance(g, Tensor)}
-    for i, (t, g) in enumerate(zip(ins, captured)):
-        if g is None:
-            if materialize_grads:
-                result.append(Tensor._make(np.zeros_like(t._data), False))
-                continue
-            if not allow_unused:
-                raise RuntimeError(
-                    f"The differentiated Tensor at index {i} appears to not have been "
-                    "used in the graph. Set allow_unused=True if this is the desired "
-                    "behavior."
-                )
-            result.append(None)
-        elif isinstance(g, Tensor):
-            result.append(g)
-        else:
-            # the engine's own buffer, as PyTorch returns it (an expanded
-            # gradient stays expanded: writing into it in place is refused)
-            if id(g) not in made:
-                made[id(g)] = Tensor._make(np.asarray(g, dtype=t._data.dtype), False)
-            result.append(made[id(g)])
-    return tuple(result)
+    return _backward_io.grad_results(
+        ins, task.captured, grads, allow_unused, materialize_grads
+    )

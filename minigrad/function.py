@@ -17,15 +17,17 @@ kind as the incoming gradient.
 from __future__ import annotations
 
 import itertools
-import os
-import traceback
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from . import grad_mode, node
-from .node import ERR_BACKWARD_TWICE, Node, SavedTensor, registered
+from ._anomaly import caller_stack
+from ._errors import ERR_BACKWARD_TWICE, check_inplace
+from ._saved_attrs import raw_saved_property, saved_attr_property, saved_tensor_property
+from ._saved_hooks import pack_all, saved_tensors_hooks_stack
+from .node import Node, SavedTensor, registered
 
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
 
@@ -142,11 +144,11 @@ class FunctionMeta(type):
         saved = ns.get("saved", ())
         attrs: dict[str, Any] = {"_forward_cls": cls, "_slot_names": saved}
         for i, slot in enumerate(saved):
-            attrs[f"_saved_{slot}"] = _saved_tensor_property(i)
-            attrs[f"_raw_saved_{slot}"] = _raw_saved_property(i)
+            attrs[f"_saved_{slot}"] = saved_tensor_property(i)
+            attrs[f"_raw_saved_{slot}"] = raw_saved_property(i)
         freed = ns.get("saved_tensor_lists", ())
         for attr in ns.get("saved_attrs", ()):
-            attrs[f"_saved_{attr}"] = _saved_attr_property(attr, attr in freed)
+            attrs[f"_saved_{attr}"] = saved_attr_property(attr, attr in freed)
         base = ns.get("node_base", BackwardCFunction)
         cls._backward_cls = type(node_name, (base,), attrs)
         # a user's Function's node lives in minigrad.autograd.function, as
@@ -157,42 +159,6 @@ class FunctionMeta(type):
         )
         if not builtin:
             cls._backward_cls._repr_prefix = "minigrad.autograd.function."
-
-
-def _saved_tensor_property(i: int) -> property:
-    def get(node: BackwardCFunction) -> Any:
-        saved = node._held
-        if saved is None:
-            released = node._released
-            if released is not True and released and released[i]:
-                return None  # nothing was saved here, so nothing was freed
-            raise RuntimeError(ERR_BACKWARD_TWICE)
-        s = saved[i]
-        return None if s is None else s.unpack(node)
-
-    return property(get)
-
-
-def _raw_saved_property(i: int) -> property:
-    def get(node: BackwardCFunction) -> Any:
-        saved = node._held
-        if saved is None:
-            raise RuntimeError(ERR_BACKWARD_TWICE)
-        return saved[i]
-
-    return property(get)
-
-
-def _saved_attr_property(attr: str, freed_with_graph: bool) -> property:
-    """A non-tensor saved value; a list of tensors (e.g. indexing's ``indices``)
-    is freed by backward like any saved tensor."""
-
-    def get(node: BackwardCFunction) -> Any:
-        if freed_with_graph and node._released:
-            raise RuntimeError(ERR_BACKWARD_TWICE)
-        return node.__dict__[attr]
-
-    return property(get)
 
 
 class Function(metaclass=FunctionMeta):
@@ -279,7 +245,7 @@ class Function(metaclass=FunctionMeta):
         if record:  # numbered and wired before forward runs, as in PyTorch
             ctx._seq = next(_sequence_nr)
             if grad_mode.state.anomaly:  # detect_anomaly: where was it called?
-                ctx.metadata["traceback_"] = _caller_stack()
+                ctx.metadata["traceback_"] = caller_stack()
             if None in edges:
                 _non_tensor_args(ctx, edges)
             else:
@@ -315,16 +281,6 @@ class Function(metaclass=FunctionMeta):
         return out
 
 
-def _caller_stack() -> list[str]:
-    """The Python stack of the user's code (minigrad's own frames left out)."""
-    frames = [
-        f
-        for f in traceback.extract_stack()
-        if f"{os.sep}minigrad{os.sep}" not in f.filename
-    ]
-    return traceback.format_list(frames)
-
-
 def _non_tensor_args(ctx: BackwardCFunction, edges: list) -> None:
     """Edges exist for tensor arguments only (``None`` marks the others); backward
     still returns one gradient per argument, so remember which are tensors. An
@@ -347,7 +303,7 @@ def _wire(ctx: BackwardCFunction, args: tuple, raw: Any, record: bool) -> Any:
     non_diff = ctx.__dict__.get("_non_differentiable", ())
     for t in dirty:
         if record:
-            _check_inplace(t)
+            check_inplace(t)
         t._vc.value += 1  # marking dirty counts as a change, as in PyTorch
     results = []
     for o in outs:
@@ -391,10 +347,6 @@ def _with_tangents(cls: type, ctx: Any, args: tuple, out: Any) -> Any:
     return out
 
 
-# (pack, unpack) pairs of the active ``autograd.graph.saved_tensors_hooks``
-saved_tensors_hooks_stack: list[tuple[Callable, Callable]] = []
-
-
 def _save_all(
     ctx: Node, to_save: tuple, raw_outs: tuple, results: tuple | list
 ) -> tuple:
@@ -413,8 +365,8 @@ def _save_all(
                 saved.append(SavedTensor(x, False))  # the usual case: an input
             else:
                 saved.append(_save_other(x, raw_outs, results))
-    if saved_tensors_hooks_stack:
-        _pack(ctx, saved)
+    if saved_tensors_hooks_stack:  # the hooks keep them (_saved_hooks.py)
+        pack_all(ctx, saved)
     return tuple(saved)
 
 
@@ -430,34 +382,6 @@ def _save_other(x: Any, raw_outs: tuple, results: tuple | list) -> SavedTensor:
             f"{type(x).__name__}"
         )
     return SavedTensor(x, is_output=False)
-
-
-def _pack(ctx: Node, saved: list) -> None:
-    """Hand each saved tensor to the active ``saved_tensors_hooks`` pack hook;
-    Python numbers wrapped into tensors are not packed (as in PyTorch). A packed
-    tensor is the hooks' to keep: the node lets go of it (activation
-    checkpointing relies on that to free memory)."""
-    pack, unpack = saved_tensors_hooks_stack[-1]
-    for s in saved:
-        if s is not None and (s.tensor is None or not s.tensor._wrapped_number):
-            s.hand_to_hooks(pack, unpack, ctx)
-
-
-def _check_inplace(t: Any) -> None:
-    """PyTorch refuses in-place changes to leaves that require grad (and views of
-    them) while recording, since their old value may be needed for backward."""
-    if not t.requires_grad:
-        return
-    base = t._base
-    if base is not None and base.grad_fn is None:  # also a view made a leaf
-        raise RuntimeError(
-            "a view of a leaf Variable that requires grad is being used in an "
-            "in-place operation."
-        )
-    if t.grad_fn is None:
-        raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation."
-        )
 
 
 class once_differentiable:  # noqa: N801 - PyTorch's spelling

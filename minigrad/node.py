@@ -24,7 +24,7 @@ import numpy as np
 
 from . import grad_mode
 from ._dtype import from_numpy_dtype
-from ._warn import warn
+from ._errors import ERR_INFERENCE_SAVED, first_stale, refuse_overlap, version_error
 from .utils.hooks import RemovableHandle
 
 UINT64_MAX = 2**64 - 1
@@ -51,59 +51,6 @@ registered: dict[str, Callable[..., Any]] = {}
 
 def register(**fns: Callable[..., Any]) -> None:
     registered.update(fns)
-
-
-def refuse_overlap(data: np.ndarray) -> None:
-    """PyTorch refuses to write in place into an expanded tensor, where several
-    elements share one memory location."""
-    strides = data.strides
-    if (
-        0 in strides
-        and data.size
-        and any(st == 0 and n > 1 for st, n in zip(strides, data.shape))
-    ):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor "
-            "refers to a single memory location. Please clone() the tensor before "
-            "performing the operation."
-        )
-
-
-def _dense(a: np.ndarray) -> bool:
-    """Non-overlapping and dense: the strides are a permutation of row-major."""
-    expected = a.itemsize
-    for st, n in sorted((st, n) for st, n in zip(a.strides, a.shape) if n != 1):
-        if st != expected:
-            return False
-        expected *= n
-    return True
-
-
-def refuse_partial_overlap(out: np.ndarray, src: np.ndarray) -> None:
-    """PyTorch's assert_no_partial_overlap: an operand that is the written memory
-    itself is fine, one that overlaps it otherwise is refused (the result would
-    depend on the kernel's order). Like PyTorch it compares address ranges of
-    dense layouts only, and finds nothing in empty or strided ones."""
-    if out is src or not (out.size and src.size and _dense(out) and _dense(src)):
-        return
-    a, b = out.__array_interface__["data"][0], src.__array_interface__["data"][0]
-    a_end, b_end = a + out.nbytes, b + src.nbytes
-    full = a == b and a_end == b_end and out.strides == src.strides
-    if not full and a < b_end and b < a_end:
-        raise RuntimeError(
-            "unsupported operation: some elements of the input tensor and the "
-            "written-to tensor refer to a single memory location. Please clone() "
-            "the tensor before performing the operation."
-        )
-
-
-ERR_BACKWARD_TWICE = (
-    "Trying to backward through the graph a second time (or directly access saved "
-    "tensors after they have already been freed). Saved intermediate values of the "
-    "graph are freed when you call .backward() or autograd.grad(). Specify "
-    "retain_graph=True if you need to backward through the graph a second time or "
-    "if you need to access saved tensors after calling backward."
-)
 
 
 # --------------------------------------------------------------------------- nodes
@@ -221,14 +168,6 @@ class AccumulateGrad(Node):
         return ()
 
 
-ERR_INFERENCE_SAVED = (
-    "Inference tensors cannot be saved for backward. Please do not use Tensors "
-    "created in inference mode in computation tracked by autograd. To work around "
-    "this, you can make a clone to get a normal tensor and use it in autograd, or "
-    "use `minigrad.no_grad()` instead of `minigrad.inference_mode()`."
-)
-
-
 class SavedTensor:
     """A tensor kept for backward, with the version it had when saved.
 
@@ -240,7 +179,6 @@ class SavedTensor:
 
     __slots__ = (
         "tensor", "data", "vc", "version", "output_nr", "requires_grad", "hooks",
-        "packed", "history",
     )  # fmt: skip
 
     def __init__(self, tensor: Any, is_output: bool) -> None:
@@ -259,11 +197,10 @@ class SavedTensor:
             self.data = None
 
     def unpack(self, owner: Node, as_array: bool = False) -> Any:
-        if self.hooks is not None:  # saved_tensors_hooks: the user keeps it
-            t = self.hooks[1](self.packed)
-            return t._data if as_array else self._with_history(t, owner)
+        if self.hooks is not None:  # saved_tensors_hooks keep it (_saved_hooks.py)
+            return self.hooks.unpack(self, owner, as_array)
         if self.vc.value != self.version:
-            raise RuntimeError(_first_stale(owner, self)._version_error(owner))
+            raise RuntimeError(version_error(first_stale(owner, self), owner))
         t = self.tensor
         if as_array:
             return t._data if t is not None else self.data
@@ -274,79 +211,6 @@ class SavedTensor:
             out._grad_fn, out._output_nr = owner, self.output_nr
         out._vc = self.vc
         return out
-
-    def hand_to_hooks(self, pack: Callable, unpack: Callable, owner: Node) -> None:
-        """Pack this saved tensor with ``saved_tensors_hooks``. The hooks keep it
-        from now on: only its autograd metadata stays here (PyTorch's
-        ``save_metadata``), to be given back to what the unpack hook returns."""
-        t = self.tensor
-        if t is not None:  # an input: its grad_fn, or a leaf's AccumulateGrad
-            self.requires_grad = t.requires_grad
-            fn = t.grad_fn
-            if fn is None and t._requires_grad and not t._no_grad_view:
-                self.history = weakref.ref(t._grad_accumulator())
-            else:
-                self.history = fn
-        self.hooks, self.packed = (pack, unpack), pack(self.unpack(owner))
-        self.tensor = self.data = None
-
-    def _with_history(self, t: Any, owner: Node) -> Any:
-        """The unpack hook's result as PyTorch hands it out: a new tensor on its
-        data, with the saved tensor's place in the graph."""
-        out = Tensor._make(t._data, False)
-        out._vc = t._vc
-        if not self.requires_grad:
-            return out
-        history = getattr(self, "history", owner)  # (unset: a saved output)
-        if isinstance(history, weakref.ref):
-            out._requires_grad, out._accumulator = True, history
-        elif history is not None:
-            out._grad_fn, out._output_nr = history, self.output_nr
-        return out
-
-    def _version_error(self, owner: Node) -> str:
-        # PyTorch 2.13 names the forward op that produced the tensor: the tensor's
-        # current grad_fn for a saved input, the owning node for a saved output.
-        data = self.tensor._data if self.tensor is not None else self.data
-        legacy = from_numpy_dtype(data.dtype)._legacy
-        desc = f"[minigrad.{legacy} {list(data.shape)}]"
-        fn = owner if self.tensor is None else self.tensor.grad_fn
-        where = ""
-        if fn is not None:
-            op = forward_op_name(fn)
-            where = f", which is output {self.output_nr} of {op},"
-        return (
-            "one of the variables needed for gradient computation has been modified "
-            f"by an inplace operation: {desc}{where} is at version {self.vc.value}; "
-            f"expected version {self.version} instead. Hint: enable anomaly detection "
-            "to find the operation that failed to compute its gradient, with "
-            "minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
-        )
-
-
-def _first_stale(owner: Node, stale: SavedTensor) -> SavedTensor:
-    """The stale saved tensor PyTorch reports when several are: its nodes unpack
-    their saved variables in the order of their names (``other`` before
-    ``self``, ``mat2`` before ``self``)."""
-    saved = owner._held or ()
-    names = getattr(owner, "_slot_names", ()) or ()
-    if len(names) != len(saved):
-        return stale
-    for _, s in sorted(zip(names, saved), key=lambda p: p[0]):
-        if s is not None and s.hooks is None and s.vc.value != s.version:
-            return s
-    return stale
-
-
-def forward_op_name(node: Node) -> str:
-    """``MulBackward0`` -> ``Mul``, ``SumBackward1`` -> ``Sum1``, as PyTorch 2.13
-    names ops in its messages."""
-    name = node.name()
-    stem = name.rstrip("0123456789")
-    if not stem.endswith("Backward"):
-        return name
-    overload = name[len(stem) :]
-    return stem[: -len("Backward")] + ("" if overload == "0" else overload)
 
 
 def _wrap(g: Any) -> Any:
@@ -474,29 +338,6 @@ def _call(node: Node, grads: list, graph: bool) -> Sequence:
     if len(out) != len(node.next_functions) or node._tensor_positions:
         out = _arrange(node, out)
     return out
-
-
-def _call_in_anomaly_mode(node: Node, grads: list, graph: bool) -> Sequence:
-    """``_call`` under autograd.detect_anomaly: a nan gradient is an error (with
-    check_nan), and an error shows where the node's forward op was called."""
-    try:
-        outs = _call(node, grads, graph)
-        if grad_mode.state.check_nan:
-            for i, g in enumerate(outs):
-                if g is not None and np.isnan(_unwrap(g)).any():
-                    raise RuntimeError(
-                        f"Function '{node.name()}' returned nan values in its "
-                        f"{i}th output."
-                    )
-        return outs
-    except Exception:
-        stack = node.__dict__.get("_metadata", {}).get("traceback_")
-        if stack:
-            warn(
-                f"Error detected in {node.name()}. Traceback of forward call that "
-                "caused the error:\n" + "".join(stack)
-            )
-        raise
 
 
 def _zeros_for(node: Node, output_nr: int, graph: bool) -> Any:

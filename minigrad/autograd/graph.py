@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
-from .. import function
+from .. import _saved_hooks
 from ..engine import running
 from ..node import Node
 
@@ -44,11 +44,13 @@ class saved_tensors_hooks:  # noqa: N801 - PyTorch's spelling
     def __enter__(self) -> saved_tensors_hooks:
         if _disabled:
             raise RuntimeError(_disabled[-1])
-        function.saved_tensors_hooks_stack.append((self.pack_hook, self.unpack_hook))
+        _saved_hooks.saved_tensors_hooks_stack.append(
+            (self.pack_hook, self.unpack_hook)
+        )
         return self
 
     def __exit__(self, *exc: object) -> None:
-        function.saved_tensors_hooks_stack.pop()
+        _saved_hooks.saved_tensors_hooks_stack.pop()
 
 
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801

@@ -19,6 +19,7 @@ import numpy as np
 from .. import _dtype as dt
 from .. import node
 from .._dtype import default_float, from_numpy_dtype, result_type
+from .._errors import dense as is_dense
 from ..function import BackwardCFunction, Function
 
 
@@ -201,21 +202,9 @@ def preserve_layout(out: np.ndarray, x: np.ndarray) -> np.ndarray:
     """``out`` (shaped like ``x``) in ``x``'s memory order when ``x`` fills its
     memory without gaps or overlaps, else row-major: PyTorch's
     ``preserve_format`` (``empty_like``, ``sort``)."""
-    if out.ndim < 2 or x.flags.c_contiguous or not _dense(x):
+    if out.ndim < 2 or x.flags.c_contiguous or not is_dense(x):
         return np.asarray(out, order="C")
     return iterator_layout(out, (x,))
-
-
-def _dense(x: np.ndarray) -> bool:
-    """The elements of ``x`` fill one block of memory, each once."""
-    size = x.itemsize
-    for d in sorted(
-        (d for d in range(x.ndim) if x.shape[d] != 1), key=x.strides.__getitem__
-    ):
-        if x.strides[d] != size:
-            return False
-        size *= x.shape[d]
-    return True
 
 
 def float_out(out: Any, *operands: Any) -> Any:

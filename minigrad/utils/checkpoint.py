@@ -24,7 +24,8 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .. import creation, engine, function, grad_mode
+from .. import _saved_hooks, creation, engine, grad_mode
+from .._errors import version_error
 from .._tensor import Tensor
 from ..autograd import backward
 from ..autograd.graph import saved_tensors_hooks
@@ -208,15 +209,15 @@ class _Frame:
             SavedTensor(a, False) if isinstance(a, Tensor) else a for a in args
         ]
         saved = [a for a in self.args if isinstance(a, SavedTensor)]
-        if function.saved_tensors_hooks_stack and saved:
-            function._pack(None, saved)
+        if _saved_hooks.saved_tensors_hooks_stack and saved:
+            _saved_hooks.pack_all(None, saved)
 
     def inputs(self) -> list[Any]:
         out = []
         for a in self.args:
             if isinstance(a, SavedTensor):
                 if a.hooks is None and a.vc.value != a.version:
-                    raise RuntimeError(a._version_error(None))
+                    raise RuntimeError(version_error(a, None))
                 a = a.unpack(None)
             out.append(a)
         return out

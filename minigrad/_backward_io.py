@@ -1,0 +1,149 @@
+"""What ``backward()`` and ``autograd.grad()`` take and give back, checked.
+
+The engine's entry points (engine.py) call these: the roots' edges and the
+gradients to start from (``roots``), the edges of ``inputs=`` (``input_edges``),
+and ``autograd.grad``'s results (``grad_results``); each refuses misuse in
+PyTorch's words, in PyTorch's order of checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import node
+from ._warn import warn_once
+
+
+def roots(outputs: list, grads: list, graph: bool) -> tuple[list, list]:
+    """The root edges and the gradients to start from (the gradients are
+    checked first, as in PyTorch)."""
+    root_grads = _root_grads(outputs, grads, graph)
+    _check_counts(outputs, root_grads)
+    return _root_edges(outputs), root_grads
+
+
+def _root_grads(outputs: Sequence[Any], grads: Sequence[Any], graph: bool) -> list:
+    """The gradients to start from: ones for a scalar output, else as given."""
+    result = []
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if out.requires_grad and out._data.size != 1:
+                raise RuntimeError(
+                    "grad can be implicitly created only for scalar outputs"
+                )
+            if out._data.dtype.kind != "f":
+                raise RuntimeError(
+                    "grad can be implicitly created only for real scalar outputs but "
+                    f"got {out.dtype}"
+                )
+            g = np.ones(out._data.shape, out._data.dtype)
+        else:
+            if not isinstance(g, node.Tensor):
+                g = node.Tensor._make(np.asarray(g, out._data.dtype), False)
+            if g.shape != out.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
+                    f"output[{i}] has a shape of {out.shape}."
+                )
+            if g._data.dtype != out._data.dtype:  # as PyTorch's validate_outputs
+                g = g.to(out.dtype)
+            g = g if graph else g._data
+        result.append(node._wrap(g) if graph and not isinstance(g, node.Tensor) else g)
+    return result
+
+
+def _check_counts(outputs: list, grads: list) -> None:
+    """PyTorch pairs outputs with gradients (extra gradients are dropped), then
+    its engine wants one gradient per output."""
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+
+
+def tensors(x: Any) -> list:
+    """None, a Tensor or a sequence of them, as a list."""
+    if x is None:
+        return []
+    if isinstance(x, node.Tensor):
+        return [x]
+    return list(x)
+
+
+def _root_edges(outputs: list) -> list:
+    edges = []
+    for i, out in enumerate(outputs):
+        edge = out._edge()
+        if edge[0] is None:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a "
+                "grad_fn"
+            )
+        edges.append(edge)
+    return edges
+
+
+def input_edges(inputs: list, for_grad: bool) -> list:
+    """The edges of ``inputs=``; for backward(), PyTorch first calls
+    ``retain_grad()`` on each, which is how a non-leaf input gets its .grad."""
+    edges = []
+    for t in inputs:
+        if not isinstance(t, node.Tensor):
+            raise RuntimeError(
+                "all inputs have to be Tensors or GradientEdges, but got "
+                f"{type(t).__name__}"
+            )
+        if not for_grad:
+            t.retain_grad()
+        elif not t.requires_grad:
+            raise RuntimeError(
+                "One of the differentiated Tensors does not require grad"
+            )
+        fn = t.grad_fn
+        edges.append((t._grad_accumulator(), 0) if fn is None else (fn, t._output_nr))
+    return edges
+
+
+def grad_results(
+    ins: list, captured: list, grads: list, allow_unused: bool, materialize: bool
+) -> tuple:
+    """``autograd.grad``'s answer from the gradients captured at ``inputs``."""
+    result = []
+    # One Tensor per buffer, so grad(y, [x, x]) gives one object twice; a given
+    # grad_outputs tensor that arrives unchanged (grad(y, [y], v)) is v itself.
+    made = {id(g._data): g for g in grads if isinstance(g, node.Tensor)}
+    for i, (t, g) in enumerate(zip(ins, captured)):
+        if g is None:
+            if materialize:
+                result.append(node.Tensor._make(np.zeros_like(t._data), False))
+                continue
+            if not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been "
+                    "used in the graph. Set allow_unused=True if this is the desired "
+                    "behavior."
+                )
+            result.append(None)
+        elif isinstance(g, node.Tensor):
+            result.append(g)
+        else:
+            # the engine's own buffer, as PyTorch returns it (an expanded
+            # gradient stays expanded: writing into it in place is refused)
+            if id(g) not in made:
+                data = np.asarray(g, dtype=t._data.dtype)
+                made[id(g)] = node.Tensor._make(data, False)
+            result.append(made[id(g)])
+    return tuple(result)
+
+
+def warn_create_graph() -> None:
+    warn_once(
+        "backward create_graph",
+        "Using backward() with create_graph=True will create a reference cycle "
+        "between the parameter and its gradient which can cause a memory leak. "
+        "We recommend using autograd.grad when creating the graph to avoid this. "
+        "If you have to use this function, make sure to reset the .grad fields "
+        "of your parameters to None after use to break the cycle and avoid the "
+        "leak.",
+    )
