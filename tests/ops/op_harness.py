@@ -286,12 +286,26 @@ def check_one_input_op(fn: Any, shape: tuple) -> None:
 
 
 # ------------------------------------------------- a family's elementwise suite
+# The operators' wider suite (it was test_ops_elementwise.py's): more shapes and
+# broadcast pairs, more drawn examples; its tests are named test_elementwise_*.
+ELEMENTWISE = {
+    "shapes": [(), (1,), (3,), (2, 3), (2, 1, 3)],
+    "pairs": PAIRS + [((), ()), ((4, 1, 3), (2, 1))],
+    "examples": settings(max_examples=15, deadline=None),
+    "prefix": "test_elementwise_",
+}
+
+
 def family_tests(
     unary: dict | None = None,
     binary: dict | None = None,
     tie_cases: dict | None = None,
     one_input: dict | None = None,
     steps: dict | None = None,
+    shapes: list = SHAPES,
+    pairs: list = PAIRS,
+    examples: Any = FAST,
+    prefix: str = "test_",
 ) -> dict[str, Callable]:
     """The tests a family file runs over its tables, written once: ``unary``
     (name -> (expr, element domain)) and ``binary`` (name -> (expr, (domain,
@@ -300,7 +314,9 @@ def family_tests(
     ``tie_cases`` (name -> (expr, values)) compare ties and zeros with PyTorch;
     ``one_input`` (name -> (expr, shape)) go through ``check_one_input_op``.
     ``steps``: binary ops with jumps where ``k * a / b`` is whole (remainders),
-    which gradcheck keeps away from. A test file binds the result with
+    which gradcheck keeps away from. ``shapes``, ``pairs`` and ``examples``
+    (hypothesis settings) widen the suite; ``prefix`` names its tests (e.g.
+    ``**ELEMENTWISE``). A test file binds the result with
     ``globals().update(...)``, so pytest collects the tests there."""
     unary, binary = unary or {}, binary or {}
     tie_cases, one_input, steps = tie_cases or {}, one_input or {}, steps or {}
@@ -308,14 +324,14 @@ def family_tests(
     ties = {n for n in binary if "max" in n or "min" in n or "clamp" in n}
 
     @pytest.mark.parametrize("name", sorted(unary))
-    @FAST
+    @examples
     @given(data=st.data(), shape=small_shapes)
     def test_unary_gradcheck(name: str, data: st.DataObject, shape: tuple) -> None:
         fn, dom = unary[name]
         check_gradcheck(fn, data.draw(arrays(shape, dom)))
 
     @pytest.mark.parametrize("name", sorted(binary))
-    @FAST
+    @examples
     @given(data=st.data(), shapes=broadcast_pairs)
     def test_binary_gradcheck(name: str, data: st.DataObject, shapes: Any) -> None:
         fn, (da, db) = binary[name]
@@ -334,19 +350,19 @@ def family_tests(
         check_gradcheck(fn, a, b)
 
     @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-    @pytest.mark.parametrize("shape", SHAPES, ids=str)
+    @pytest.mark.parametrize("shape", shapes, ids=str)
     @pytest.mark.parametrize("name", sorted(unary))
     def test_unary_vs_torch(name: str, shape: tuple, dtype: Any) -> None:
         fn, dom = unary[name]
         differential(fn, [draw_values(shape, dom, np.random.default_rng(2))], dtype)
 
     @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-    @pytest.mark.parametrize("shapes", PAIRS, ids=str)
+    @pytest.mark.parametrize("pair", pairs, ids=str)
     @pytest.mark.parametrize("name", sorted(binary))
-    def test_binary_vs_torch(name: str, shapes: tuple, dtype: Any) -> None:
+    def test_binary_vs_torch(name: str, pair: tuple, dtype: Any) -> None:
         fn, doms = binary[name]
         rng = np.random.default_rng(0)
-        differential(fn, [draw_values(s, d, rng) for s, d in zip(shapes, doms)], dtype)
+        differential(fn, [draw_values(s, d, rng) for s, d in zip(pair, doms)], dtype)
 
     @pytest.mark.parametrize("needs", [(True, False), (False, True)])
     @pytest.mark.parametrize("name", sorted(binary))
@@ -383,7 +399,124 @@ def family_tests(
         "more_shape_ops": one_input,
     }
     return {
-        name: fn
+        prefix + name[len("test_") :]: fn
         for name, fn in locals().items()
         if name.startswith("test_") and any(tables[t] for t in tables if t in name)
     }
+
+
+# --------------------------------------------- the reductions' suite over dims
+@st.composite
+def dims_for(draw: Any, ndim: int, single: bool = False) -> Any:
+    """An int dim (possibly negative), or a tuple of distinct dims."""
+    n = max(ndim, 1)
+    if single:
+        d = draw(st.integers(0, n - 1))
+        return d - n if draw(st.booleans()) else d
+    picks = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+    signed = tuple(d - n if draw(st.booleans()) else d for d in picks)
+    return signed[0] if len(signed) == 1 and draw(st.booleans()) else signed
+
+
+def distinct(shape: tuple, lo: float = -2, hi: float = 2) -> Any:
+    """Arrays of distinct values (no ties: max/min/prod are smooth there)."""
+    return hnp.arrays(
+        np.float64,
+        shape,
+        elements=floats(lo, hi).map(lambda v: round(v, 3)),
+        unique=True,
+    ).filter(lambda a: a.size < 2 or np.diff(np.sort(a.ravel())).min() > 1e-2)
+
+
+DIM_CASES = [
+    ((2, 3), 0, False),
+    ((2, 3), 1, True),
+    ((2, 3), -1, False),
+    ((2, 3, 4), (0, 2), False),
+    ((2, 3, 4), (-1, 0), True),
+    ((2, 3, 4), -2, True),
+    ((4,), 0, False),
+    ((), 0, False),
+]
+
+
+def _needs_spread(name: str, shape: tuple) -> bool:
+    """var/std need two or more elements; norms need a nonzero slice."""
+    return ("var" in name or "std" in name) and int(np.prod(shape)) < 2
+
+
+def reduction_tests(reduce: dict, full: dict, second: list) -> dict[str, Callable]:
+    """The tests of ops that reduce over dims, written once (reductions and the
+    ordering ops that reduce like them): ``reduce`` (name -> (builder taking
+    (dim, keepdim), element strategy factory, whether the dim is a single int))
+    over drawn dims and fixed ``DIM_CASES``, ``full`` (name -> (expr, element
+    strategy factory)) over the whole tensor, ``second`` the names of ``reduce``
+    taken to second order. Bound with ``globals().update(...)``."""
+
+    @pytest.mark.parametrize("name", sorted(reduce))
+    @FAST
+    @given(data=st.data(), shape=small_shapes, keepdim=st.booleans())
+    def test_reduction_dim_gradcheck(name: str, data: Any, shape: tuple, keepdim: bool):
+        build, elems, single = reduce[name]
+        dim = data.draw(dims_for(len(shape), single))
+        n = int(np.prod([shape[d] for d in np.atleast_1d(dim)])) if shape else 1
+        if ("var" in name or "std" in name) and n < 2:
+            return
+        x = data.draw(elems(shape) if elems is distinct else arrays(shape, NONZERO))
+        check_gradcheck(build(dim, keepdim), x)
+
+    @pytest.mark.parametrize("name", sorted(full))
+    @FAST
+    @given(data=st.data(), shape=small_shapes)
+    def test_reduction_full_gradcheck(name: str, data: Any, shape: tuple) -> None:
+        fn, elems = full[name]
+        if _needs_spread(name, shape):
+            return
+        x = data.draw(elems(shape) if elems is distinct else arrays(shape, NONZERO))
+        check_gradcheck(fn, x)
+
+    @pytest.mark.parametrize("dtype", [np.float64, np.float32])
+    @pytest.mark.parametrize("case", DIM_CASES, ids=str)
+    @pytest.mark.parametrize("name", sorted(reduce))
+    def test_reduction_dim_vs_torch(name: str, case: tuple, dtype: Any) -> None:
+        shape, dim, keepdim = case
+        build, _, single = reduce[name]
+        if single and isinstance(dim, tuple):
+            dim = dim[0]
+        if name.startswith(("var", "std")) and shape == ():
+            return  # one element: NaN (with a warning); see test_var_dof_warning
+        x = np.random.default_rng(7).permutation(np.arange(1, np.prod(shape) + 1))
+        x = (x.reshape(shape) * 0.37 - 0.6).astype(np.float64)
+        differential(build(dim, keepdim), [x], dtype)
+
+    @pytest.mark.parametrize("dtype", [np.float64, np.float32])
+    @pytest.mark.parametrize("shape", [(), (3,), (2, 3), (2, 1, 3)], ids=str)
+    @pytest.mark.parametrize("name", sorted(full))
+    def test_reduction_full_vs_torch(name: str, shape: tuple, dtype: Any) -> None:
+        fn, _ = full[name]
+        if _needs_spread(name, shape):
+            return
+        x = np.random.default_rng(8).permutation(np.arange(1, np.prod(shape) + 1))
+        differential(fn, [(x.reshape(shape) * 0.41 - 0.9).astype(np.float64)], dtype)
+
+    @pytest.mark.parametrize("name", second)
+    def test_reduction_second_order(name: str) -> None:
+        build, _, single = reduce[name]
+        x = np.random.default_rng(9).permutation(np.arange(1.0, 7.0)).reshape(2, 3)
+        second_order(build(1 if single else (1,), False), [x * 0.3 - 0.8])
+
+    return {n: fn for n, fn in locals().items() if n.startswith("test_")}
+
+
+def cases_vs_torch(cases: dict) -> Callable:
+    """One expression per case (name -> (input shape, expr)) against PyTorch, in
+    float64 and float32 (the shape ops' table)."""
+
+    @pytest.mark.parametrize("dtype", [np.float64, np.float32])
+    @pytest.mark.parametrize("name", sorted(cases))
+    def test_shape_ops_vs_torch(name: str, dtype: Any) -> None:
+        shape, fn = cases[name]
+        x = np.random.default_rng(0).normal(size=shape)
+        differential(fn, [x], dtype)
+
+    return test_shape_ops_vs_torch

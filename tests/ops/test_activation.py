@@ -1,9 +1,11 @@
-"""Activations (ops/activation.py): leaky_relu, gelu, softplus, the ELU family,
+"""Activations (ops/activation.py): relu, sigmoid and tanh (over the wider
+elementwise suite), leaky_relu, gelu, softplus, the ELU family,
 hardtanh, relu6, SiLU, Mish, logsigmoid; ties and zeros against PyTorch.
 
 Each op: float64 gradcheck, the same expression against PyTorch (values,
 gradients, nodes, next_functions, ``_saved_*``), and second order where it
-applies. (These came from test_ops_more.py, split by family.)
+applies. (These came from test_ops_more.py and test_ops_elementwise.py, split by
+family.)
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from op_harness import (
     ANY,
+    ELEMENTWISE,
     NONZERO,
     act,
     family_tests,
@@ -50,3 +53,12 @@ TIE_CASES = {
 
 # the elementwise suite over this family's tables (op_harness.family_tests)
 globals().update(family_tests(unary=UNARY, tie_cases=TIE_CASES))
+
+# ------------------------------------------------ the wider elementwise suite
+# name -> (expression, element domain), over op_harness.ELEMENTWISE's shapes
+ELEMENTWISE_UNARY: dict[str, tuple[Any, Any]] = {
+    "tanh": (lambda T, a: a.tanh(), ANY),
+    "sigmoid": (lambda T, a: a.sigmoid(), ANY),
+    "relu": (lambda T, a: a.relu(), NONZERO),
+}
+globals().update(family_tests(unary=ELEMENTWISE_UNARY, **ELEMENTWISE))

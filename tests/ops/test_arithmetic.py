@@ -1,9 +1,12 @@
-"""Arithmetic (ops/arithmetic.py): square, addcmul, addcdiv, lerp, remainder,
-% and fmod (drawn dtypes too), pow's gradients at zero.
+"""Arithmetic (ops/arithmetic.py): the operators ``+ - * / **`` and negation with
+tensors and Python numbers (broadcasting, over the wider elementwise suite),
+rsub, square, addcmul, addcdiv, lerp, remainder, % and fmod (drawn dtypes too),
+pow's gradients at zero, the saved attributes of mul.
 
 Each op: float64 gradcheck, the same expression against PyTorch (values,
 gradients, nodes, next_functions, ``_saved_*``), and second order where it
-applies. (These came from test_ops_more.py, split by family.)
+applies. (These came from test_ops_more.py and test_ops_elementwise.py, split by
+family.)
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from op_harness import (
     ANY,
+    ELEMENTWISE,
     NONZERO,
+    POS,
+    describe,
     differential,
     family_tests,
     second_order,
@@ -103,3 +109,79 @@ def test_remainder_and_floor_division_random(op: str, dtypes: tuple, data: Any) 
 
 # the elementwise suite over this family's tables (op_harness.family_tests)
 globals().update(family_tests(unary=UNARY, binary=BINARY, steps=STEPS))
+
+# ----------------------------------------------- the operators, wider suite
+# name -> (expression, element domain), over op_harness.ELEMENTWISE's shapes
+OPERATORS_UNARY: dict[str, tuple[Any, Any]] = {
+    "neg": (lambda T, a: -a, ANY),
+    "add_scalar": (lambda T, a: a + 2, ANY),
+    "radd_scalar": (lambda T, a: 2.5 + a, ANY),
+    "add_scalar_alpha": (lambda T, a: a.add(3, alpha=2), ANY),
+    "sub_scalar": (lambda T, a: a - 2, ANY),
+    "rsub_scalar": (lambda T, a: 2 - a, ANY),
+    "rsub_alpha": (lambda T, a: T.rsub(a, 2, alpha=3), ANY),
+    "mul_scalar": (lambda T, a: a * 2, ANY),
+    "rmul_scalar": (lambda T, a: 1.5 * a, ANY),
+    "div_scalar": (lambda T, a: a / 2, ANY),
+    "rdiv_scalar": (lambda T, a: 2 / a, NONZERO),
+    "pow_2": (lambda T, a: a**2, ANY),
+    "pow_3": (lambda T, a: a.pow(3), ANY),
+    "pow_0": (lambda T, a: a**0, ANY),
+    "pow_half": (lambda T, a: a**0.5, POS),
+    "pow_neg": (lambda T, a: a**-1.5, POS),
+    "pow_neg_int": (lambda T, a: a**-2, NONZERO),
+    "square": (lambda T, a: a.square(), ANY),
+    "rpow": (lambda T, a: 2**a, ANY),
+    "rpow_float": (lambda T, a: 0.5**a, ANY),
+}
+OPERATORS_BINARY: dict[str, tuple[Any, tuple]] = {
+    "add": (lambda T, a, b: a + b, (ANY, ANY)),
+    "add_alpha": (lambda T, a, b: a.add(b, alpha=2.5), (ANY, ANY)),
+    "sub": (lambda T, a, b: a - b, (ANY, ANY)),
+    "sub_alpha": (lambda T, a, b: T.sub(a, b, alpha=-3), (ANY, ANY)),
+    "mul": (lambda T, a, b: a * b, (ANY, ANY)),
+    "div": (lambda T, a, b: a / b, (ANY, NONZERO)),
+    "pow": (lambda T, a, b: a**b, (POS, ANY)),
+}
+globals().update(
+    family_tests(unary=OPERATORS_UNARY, binary=OPERATORS_BINARY, **ELEMENTWISE)
+)
+
+
+def test_no_grad_inputs_give_no_graph() -> None:
+    arrs = [np.ones(3), np.ones(3)]
+    differential(lambda T, a, b: a * b + a.exp(), arrs, requires_grad=(False, False))
+
+
+def _rsub(T: Any, a: Any, b: Any) -> Any:
+    return T.rsub(a, b, alpha=2)
+
+
+def test_rsub_tensor_values_and_grads() -> None:
+    rng = np.random.default_rng(5)
+    differential(
+        _rsub, [rng.normal(size=(2, 3)), rng.normal(size=3)], check_graph=False
+    )
+
+
+def test_rsub_tensor_node() -> None:
+    rng = np.random.default_rng(5)
+    differential(_rsub, [rng.normal(size=(2, 3)), rng.normal(size=3)])
+
+
+def test_second_order_graph_nodes() -> None:
+    """The gradient recorded under create_graph has PyTorch's nodes too."""
+    outs = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([0.5, 1.5], dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad((x**3).sum(), x, create_graph=True)
+        outs.append(describe(g.grad_fn, [x]))
+    assert outs[0] == outs[1]
+
+
+def test_only_saved_slots_look_like_saved_attributes() -> None:
+    import minigrad
+
+    a = minigrad.ones(2, requires_grad=True)
+    saved = {n for n in dir((a * 2).grad_fn) if n.startswith("_saved_")}
+    assert saved == {"_saved_self", "_saved_other"}

@@ -3,7 +3,7 @@ index_select, index_add, index_fill, embedding, take and put.
 
 Each op: float64 gradcheck, the same expression against PyTorch (values,
 gradients, nodes, next_functions, ``_saved_*``), and second order where it
-applies. (These came from test_ops_more.py, split by family.)
+applies. (These came from test_ops_more.py and test_ops_shape.py, split by family.)
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from op_harness import (
+    cases_vs_torch,
     check_gradcheck,
     check_one_input_op,
     differential,
@@ -250,3 +251,17 @@ def test_take_put_errors(fn: Any) -> None:
 
 # the elementwise suite over this family's tables (op_harness.family_tests)
 globals().update(family_tests(one_input=MORE_SHAPE_OPS))
+
+
+# ------------------------------------------------ x[...] by lists and masks
+CASES: dict[str, tuple[tuple, Any]] = {
+    "list": ((4, 3), lambda T, a: a[[0, 2, 0]]),
+    "list_neg": ((4,), lambda T, a: a[[-1, 1]]),
+    "tensor_index": ((4, 3), lambda T, a: a[T.tensor([3, 1])]),
+    "tensor_index_2d": ((4,), lambda T, a: a[T.tensor([[0, 1], [3, 3]])]),
+    "mask": ((2, 3), lambda T, a: a[a > 0]),
+    "mask_rows": ((3, 2), lambda T, a: a[T.tensor([True, False, True])]),
+    "slice_list": ((4, 3), lambda T, a: a[:, [0, 2]]),
+    "two_lists": ((4, 3), lambda T, a: a[[0, 1], [2, 2]]),
+}
+test_shape_ops_vs_torch = cases_vs_torch(CASES)

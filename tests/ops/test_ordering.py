@@ -1,4 +1,5 @@
-"""Max, min, sort (ops/ordering.py): sort, argsort, topk, kthvalue, median,
+"""Max, min, sort (ops/ordering.py): max, min, amax and amin over drawn dims
+and whole (the reductions' suite), sort, argsort, topk, kthvalue, median,
 msort; argmax/argmin; max's return type; ties against PyTorch; cummax and
 cummin (ties, nan, return type, errors).
 
@@ -19,7 +20,9 @@ from op_harness import (
     FAST,
     check_gradcheck,
     differential,
+    distinct,
     family_tests,
+    reduction_tests,
     same_error,
     second_order,
     torch,
@@ -122,6 +125,23 @@ def test_ordering_ops(name: str, perm: list) -> None:
     differential(fn, [a])
     second_order(lambda T, x: fn(T, x) ** 2, [a])
 
+
+# ----------------------------------------------- reducing like the reductions
+# name -> (expression builder taking (dim, keepdim), element strategy factory,
+#          whether the dim is a single int)
+REDUCE = {
+    "max_dim": (lambda d, k: lambda T, a: a.max(d, keepdim=k)[0], distinct, True),
+    "min_dim": (lambda d, k: lambda T, a: T.min(a, d, k).values, distinct, True),
+    "amax": (lambda d, k: lambda T, a: a.amax(d, k), distinct, False),
+    "amin": (lambda d, k: lambda T, a: T.amin(a, d, keepdim=k), distinct, False),
+}
+FULL = {
+    "max": (lambda T, a: a.max(), distinct),
+    "min": (lambda T, a: T.min(a), distinct),
+    "amax": (lambda T, a: a.amax(), distinct),
+}
+# the reductions' suite over these tables (op_harness.reduction_tests)
+globals().update(reduction_tests(REDUCE, FULL, ["amax"]))
 
 # the elementwise suite over this family's tables (op_harness.family_tests)
 globals().update(family_tests(tie_cases=TIE_CASES))

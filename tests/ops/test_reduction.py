@@ -1,6 +1,8 @@
-"""Reductions (ops/reduction.py; max, min, amax and amin of ops/ordering.py
-too, which reduce like them): var, std, prod, logsumexp, norms, cumsum and
-cumprod over drawn dims; zeros and ties; var's correction and warning.
+"""Reductions (ops/reduction.py): sum and mean (all, dim, keepdim, tuple and
+negative dims), var, std, prod, logsumexp, norms, cumsum and cumprod over drawn
+dims; zeros and ties; var's correction and warning. (max, min, amax and amin,
+which reduce like them, are in test_ordering.py with the rest of
+ops/ordering.py.)
 
 Each op: float64 gradcheck, the same expression against PyTorch (values,
 gradients, nodes, next_functions, ``_saved_*``), and second order where it
@@ -11,19 +13,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from op_harness import (
-    FAST,
-    NONZERO,
     arrays,
     check_gradcheck,
     differential,
+    dims_for,
+    distinct,
     family_tests,
-    floats,
+    reduction_tests,
     same_error,
     second_order,
     small_shapes,
@@ -44,6 +45,58 @@ TIE_CASES = {
 }
 
 
+# ------------------------------------------------------------------ sum, mean
+SUM_MEAN_FAST = settings(max_examples=20, deadline=None)
+
+
+@pytest.mark.parametrize("op", ["sum", "mean"])
+@SUM_MEAN_FAST
+@given(data=st.data(), shape=small_shapes, keepdim=st.booleans())
+def test_reduction_gradcheck(op: str, data: st.DataObject, shape: Any, keepdim: bool):
+    x = data.draw(arrays(shape))
+    dim = data.draw(st.none() | dims_for(len(shape)))
+    if dim is None:
+        check_gradcheck(lambda T, a: getattr(a, op)(), x)
+    else:
+        check_gradcheck(lambda T, a: getattr(a, op)(dim, keepdim=keepdim), x)
+
+
+REDUCTIONS = [
+    ((2, 3), None, False),
+    ((), None, False),
+    ((2, 3), 0, False),
+    ((2, 3), 1, True),
+    ((2, 3), -1, False),
+    ((2, 3, 4), (0, 2), False),
+    ((2, 3, 4), (-1, 0), True),
+    ((2, 3, 4), [1], False),
+    ((2, 3), (), False),
+    ((2, 3), (), True),
+    ((), 0, False),
+    ((), -1, True),
+    ((1, 3), 0, False),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("case", REDUCTIONS, ids=str)
+@pytest.mark.parametrize("op", ["sum", "mean"])
+def test_reduction_vs_torch(op: str, case: tuple, dtype: Any) -> None:
+    shape, dim, keepdim = case
+    x = np.random.default_rng(0).normal(size=shape)
+    if dim is None:
+        differential(lambda T, a: getattr(a, op)(), [x], dtype)
+    else:
+        differential(lambda T, a: getattr(T, op)(a, dim, keepdim=keepdim), [x], dtype)
+
+
+def test_sum_dtype_kwarg_vs_torch() -> None:
+    x = np.random.default_rng(0).normal(size=(2, 3))
+    differential(lambda T, a: a.sum(dtype=T.float64), [x], np.float32)
+    differential(lambda T, a: a.mean(1, dtype=T.float64), [x], np.float32)
+
+
+# ------------------------------------------------------------ zeros and ties
 @pytest.mark.parametrize("name", [n for n in sorted(TIE_CASES) if "prod" in n])
 def test_prod_with_zeros_second_order(name: str) -> None:
     fn, arrs = TIE_CASES[name]
@@ -51,35 +104,9 @@ def test_prod_with_zeros_second_order(name: str) -> None:
 
 
 # ------------------------------------------------------------------ reductions
-@st.composite
-def dims_for(draw: Any, ndim: int, single: bool = False) -> Any:
-    """An int dim (possibly negative), or a tuple of distinct dims."""
-    n = max(ndim, 1)
-    if single:
-        d = draw(st.integers(0, n - 1))
-        return d - n if draw(st.booleans()) else d
-    picks = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
-    signed = tuple(d - n if draw(st.booleans()) else d for d in picks)
-    return signed[0] if len(signed) == 1 and draw(st.booleans()) else signed
-
-
-def distinct(shape: tuple, lo: float = -2, hi: float = 2) -> Any:
-    """Arrays of distinct values (no ties: max/min/prod are smooth there)."""
-    return hnp.arrays(
-        np.float64,
-        shape,
-        elements=floats(lo, hi).map(lambda v: round(v, 3)),
-        unique=True,
-    ).filter(lambda a: a.size < 2 or np.diff(np.sort(a.ravel())).min() > 1e-2)
-
-
 # name -> (expression builder taking (dim, keepdim), element strategy factory,
-#          whether the dim is a single int)
+#          whether the dim is a single int); max/min/amax/amin: test_ordering.py
 REDUCE: dict[str, tuple[Any, Any, bool]] = {
-    "max_dim": (lambda d, k: lambda T, a: a.max(d, keepdim=k)[0], distinct, True),
-    "min_dim": (lambda d, k: lambda T, a: T.min(a, d, k).values, distinct, True),
-    "amax": (lambda d, k: lambda T, a: a.amax(d, k), distinct, False),
-    "amin": (lambda d, k: lambda T, a: T.amin(a, d, keepdim=k), distinct, False),
     "var": (lambda d, k: lambda T, a: a.var(d, keepdim=k), arrays, False),
     "var_c0": (
         lambda d, k: lambda T, a: a.var(d, keepdim=k, correction=0),
@@ -102,9 +129,6 @@ REDUCE: dict[str, tuple[Any, Any, bool]] = {
     "nanmean": (lambda d, k: lambda T, a: T.nanmean(a, d, keepdim=k), arrays, False),
 }
 FULL: dict[str, Any] = {
-    "max": (lambda T, a: a.max(), distinct),
-    "min": (lambda T, a: T.min(a), distinct),
-    "amax": (lambda T, a: a.amax(), distinct),
     "var": (lambda T, a: a.var(), arrays),
     "var_unbiased_false": (lambda T, a: a.var(unbiased=False), arrays),
     "std": (lambda T, a: T.std(a), distinct),
@@ -115,81 +139,12 @@ FULL: dict[str, Any] = {
     "nanmean": (lambda T, a: a.nanmean(), arrays),
 }
 
-
-def _needs_spread(name: str, shape: tuple) -> bool:
-    """var/std need two or more elements; norms need a nonzero slice."""
-    return ("var" in name or "std" in name) and int(np.prod(shape)) < 2
-
-
-@pytest.mark.parametrize("name", sorted(REDUCE))
-@FAST
-@given(data=st.data(), shape=small_shapes, keepdim=st.booleans())
-def test_reduction_dim_gradcheck(name: str, data: Any, shape: tuple, keepdim: bool):
-    build, elems, single = REDUCE[name]
-    dim = data.draw(dims_for(len(shape), single))
-    n = int(np.prod([shape[d] for d in np.atleast_1d(dim)])) if shape else 1
-    if ("var" in name or "std" in name) and n < 2:
-        return
-    x = data.draw(elems(shape) if elems is distinct else arrays(shape, NONZERO))
-    check_gradcheck(build(dim, keepdim), x)
-
-
-@pytest.mark.parametrize("name", sorted(FULL))
-@FAST
-@given(data=st.data(), shape=small_shapes)
-def test_reduction_full_gradcheck(name: str, data: Any, shape: tuple) -> None:
-    fn, elems = FULL[name]
-    if _needs_spread(name, shape):
-        return
-    x = data.draw(elems(shape) if elems is distinct else arrays(shape, NONZERO))
-    check_gradcheck(fn, x)
-
-
-DIM_CASES = [
-    ((2, 3), 0, False),
-    ((2, 3), 1, True),
-    ((2, 3), -1, False),
-    ((2, 3, 4), (0, 2), False),
-    ((2, 3, 4), (-1, 0), True),
-    ((2, 3, 4), -2, True),
-    ((4,), 0, False),
-    ((), 0, False),
-]
-
-
-@pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@pytest.mark.parametrize("case", DIM_CASES, ids=str)
-@pytest.mark.parametrize("name", sorted(REDUCE))
-def test_reduction_dim_vs_torch(name: str, case: tuple, dtype: Any) -> None:
-    shape, dim, keepdim = case
-    build, _, single = REDUCE[name]
-    if single and isinstance(dim, tuple):
-        dim = dim[0]
-    if name.startswith(("var", "std")) and shape == ():
-        return  # one element: NaN (with a warning); see test_var_dof_warning
-    x = np.random.default_rng(7).permutation(np.arange(1, np.prod(shape) + 1))
-    x = (x.reshape(shape) * 0.37 - 0.6).astype(np.float64)
-    differential(build(dim, keepdim), [x], dtype)
-
-
-@pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@pytest.mark.parametrize("shape", [(), (3,), (2, 3), (2, 1, 3)], ids=str)
-@pytest.mark.parametrize("name", sorted(FULL))
-def test_reduction_full_vs_torch(name: str, shape: tuple, dtype: Any) -> None:
-    fn, _ = FULL[name]
-    if _needs_spread(name, shape):
-        return
-    x = np.random.default_rng(8).permutation(np.arange(1, np.prod(shape) + 1))
-    differential(fn, [(x.reshape(shape) * 0.41 - 0.9).astype(np.float64)], dtype)
-
-
-@pytest.mark.parametrize(
-    "name", ["var", "std", "prod", "logsumexp", "norm", "norm3", "cumsum", "amax"]
+# the reductions' suite over these tables (op_harness.reduction_tests)
+globals().update(
+    reduction_tests(
+        REDUCE, FULL, ["var", "std", "prod", "logsumexp", "norm", "norm3", "cumsum"]
+    )
 )
-def test_reduction_second_order(name: str) -> None:
-    build, _, single = REDUCE[name]
-    x = np.random.default_rng(9).permutation(np.arange(1.0, 7.0)).reshape(2, 3) * 0.3
-    second_order(build(1 if single else (1,), False), [x - 0.8])
 
 
 def test_var_correction_values_and_dof_warning() -> None:

@@ -1,10 +1,13 @@
-"""Elementwise math of one tensor (ops/unary.py): rsqrt, log1p/log2/log10, exp2,
-expm1, erf, trigonometric and hyperbolic functions and their inverses, rounding,
-frac, nan_to_num, logit, deg2rad; predicates and logical ops (no gradient).
+"""Elementwise math of one tensor (ops/unary.py): exp, log, sqrt, reciprocal,
+abs, sign, sin and cos (over the wider elementwise suite), rsqrt,
+log1p/log2/log10, exp2, expm1, erf, trigonometric and hyperbolic functions and
+their inverses, rounding, frac, nan_to_num, logit, deg2rad; predicates and
+logical ops (no gradient).
 
 Each op: float64 gradcheck, the same expression against PyTorch (values,
 gradients, nodes, next_functions, ``_saved_*``), and second order where it
-applies. (These came from test_ops_more.py, split by family.)
+applies. (These came from test_ops_more.py and test_ops_elementwise.py, split by
+family.)
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from op_harness import (
     ABOVE_1,
     ABOVE_M1,
     ANY,
+    ELEMENTWISE,
     NONZERO,
     OFF_STEPS,
     POS,
@@ -88,3 +92,17 @@ MORE_SHAPE_OPS = {
 
 # the elementwise suite over this family's tables (op_harness.family_tests)
 globals().update(family_tests(unary=UNARY, one_input=MORE_SHAPE_OPS))
+
+# ------------------------------------------------ the wider elementwise suite
+# name -> (expression, element domain), over op_harness.ELEMENTWISE's shapes
+ELEMENTWISE_UNARY: dict[str, tuple[Any, Any]] = {
+    "exp": (lambda T, a: a.exp(), ANY),
+    "log": (lambda T, a: a.log(), POS),
+    "reciprocal": (lambda T, a: a.reciprocal(), NONZERO),
+    "sqrt": (lambda T, a: a.sqrt(), POS),
+    "abs": (lambda T, a: a.abs(), NONZERO),
+    "sin": (lambda T, a: a.sin(), ANY),
+    "cos": (lambda T, a: T.cos(a), ANY),
+    "sign": (lambda T, a: a.sign(), NONZERO),
+}
+globals().update(family_tests(unary=ELEMENTWISE_UNARY, **ELEMENTWISE))
