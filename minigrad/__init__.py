@@ -14,20 +14,25 @@ import numpy as _np
 from . import _warn as _warn_state
 from . import autograd, utils
 from ._dtype import (
+    bfloat16,
     bool,
     double,
     dtype,
+    finfo,
     float,
     float16,
     float32,
     float64,
+    get_default_dtype,
     half,
+    iinfo,
     int,
     int8,
     int16,
     int32,
     int64,
     long,
+    set_default_dtype,
     short,
     uint8,
 )
@@ -39,8 +44,19 @@ from ._views_inplace import bump_version
 from ._warn import mute_numpy_warnings
 from ._warn import warn as _warn
 from .creation import (
+    BFloat16Tensor,
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
     arange,
     as_tensor,
+    bernoulli,
     empty,
     empty_like,
     eye,
@@ -51,11 +67,14 @@ from .creation import (
     initial_seed,
     linspace,
     manual_seed,
+    multinomial,
+    normal,
     ones,
     ones_like,
     rand,
     rand_like,
     randint,
+    randint_like,
     randn,
     randn_like,
     randperm,
@@ -442,10 +461,6 @@ def is_anomaly_check_nan_enabled() -> bool:
     return autograd.is_anomaly_check_nan_enabled()
 
 
-def get_default_dtype() -> dtype:
-    return float32
-
-
 def set_num_threads(n: int) -> None:
     """Accepted for compatibility (numpy's BLAS threads are set by the environment)."""
 
@@ -465,12 +480,12 @@ from .utils import checkpoint as _checkpoint  # noqa: E402, F401  (utils.checkpo
 from .utils import data as _data  # noqa: E402, F401  (minigrad.utils.data)
 
 
-def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:  # noqa: F811
     """``minigrad.softmax(x, dim)`` is ``x.softmax(dim)``."""
     return input.softmax(dim, dtype=dtype)
 
 
-def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:  # noqa: F811
     """``minigrad.log_softmax(x, dim)`` is ``x.log_softmax(dim)``."""
     return input.log_softmax(dim, dtype=dtype)
 

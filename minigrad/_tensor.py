@@ -92,18 +92,14 @@ class Tensor(TensorBase):
     # PyTorch does) instead of looping over the tensor's elements
     __array_priority__ = 1000
 
-    def __init__(self, data: Any = (), requires_grad: bool = False) -> None:
-        from .creation import _to_array  # (creation sits above: it makes Tensors)
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        """PyTorch's legacy constructor: ``Tensor(2, 3)``, ``Tensor([1, 2])``."""
+        from .creation import legacy_new  # (creation sits above: it makes Tensors)
 
-        self._init(_to_array(data, None), requires_grad)
+        return legacy_new(cls, None, args, kwargs)
 
-    def _init(self, data: np.ndarray, requires_grad: bool) -> None:
-        self._data = data
-        self._requires_grad = requires_grad
-        self._grad_fn = None
-        self._vc = VersionCounter()
-        if grad_mode.state.inference:
-            self._inference = True
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass  # everything happens in __new__
 
     @classmethod
     def _make(cls, data: Any, requires_grad: bool) -> Tensor:

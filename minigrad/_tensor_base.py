@@ -1463,9 +1463,21 @@ class TensorBase(ViewsAndInplace):
             return self
         return CP.ToCopy.apply(self, dtype.np)  # (copy=True: a copy even so)
 
-    def type(self, dtype: Any = None) -> Any:
+    def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
+        """The legacy type's name (``'minigrad.FloatTensor'``), or a copy of
+        another type: a dtype, a legacy type (``LongTensor``) or its name."""
         if dtype is None:
             return f"minigrad.{self.dtype._legacy}"
+        if isinstance(dtype, str):
+            name = dtype.removeprefix("torch.").removeprefix("minigrad.")
+            found = [d for d in (*dt.ALL, dt.bfloat16) if d._legacy == name]
+            if not found:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = found[0]
+        elif isinstance(getattr(dtype, "dtype", None), dt.dtype):
+            dtype = dtype.dtype  # FloatTensor... (the classes sit in creation.py)
+        if not isinstance(dtype, dt.dtype):
+            raise TypeError("dtype must be a type, str, or dtype object")
         return self.to(dtype)
 
     def double(self) -> Tensor:
@@ -1476,6 +1488,10 @@ class TensorBase(ViewsAndInplace):
 
     def half(self) -> Tensor:
         return self.to(dt.float16)
+
+    def bfloat16(self) -> Tensor:
+        """Refused with a clear error: numpy has no bfloat16."""
+        return self.to(dt.bfloat16)
 
     def long(self) -> Tensor:
         return self.to(dt.int64)

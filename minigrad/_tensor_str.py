@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _dtype
+
 __all__ = ["get_printoptions", "printoptions", "set_printoptions", "tensor_repr"]
 
 # ---------------------------------------------------------------------------
@@ -119,10 +121,9 @@ _NUMPY_DTYPES: dict[str, type[np.generic]] = {
 }
 _FLOAT_DTYPES = frozenset({"float16", "float32", "float64"})
 
-# PyTorch's default dtype; an empty tensor of any other dtype shows its dtype.
-_DEFAULT_DTYPE = "float32"
-# Dtypes a non-empty tensor literal implies, so they are never spelled out.
-_IMPLIED_DTYPES = frozenset({_DEFAULT_DTYPE, "int64", "bool"})
+# A tensor of the default dtype (``_dtype.default_float``) never shows its
+# dtype; nor does a non-empty one of the dtypes a literal implies.
+_IMPLIED_DTYPES = frozenset({"int64", "bool"})
 
 _MODULE_NAME = "minigrad"
 # Line-breaking decisions are made with PyTorch's spelling of the suffix so the
@@ -349,14 +350,15 @@ def tensor_repr(
         # (except a plain 1-d float32 ``tensor([])``).
         if arr.ndim != 1:
             suffixes.append(_Suffix.plain(f"size={tuple(arr.shape)}"))
-        if dtype_name != _DEFAULT_DTYPE:
+        if dtype_name != _dtype.default_float.name:
             suffixes.append(_Suffix.dtype(dtype_name))
         body = "[]"
     else:
         if not _OPTS.edgeitems:
             # Nothing but "..." would be shown, so PyTorch adds the shape.
             suffixes.append(_Suffix.plain(f"size={tuple(arr.shape)}"))
-        if dtype_name not in _IMPLIED_DTYPES:
+        implied = dtype_name in _IMPLIED_DTYPES
+        if not implied and dtype_name != _dtype.default_float.name:
             suffixes.append(_Suffix.dtype(dtype_name))
         body = _tensor_body(arr, indent, dtype_name in _FLOAT_DTYPES)
 

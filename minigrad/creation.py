@@ -7,13 +7,21 @@ from typing import Any
 
 import numpy as np
 
+from . import _device, grad_mode
 from . import _dtype as dt
-from . import grad_mode
 from ._generator import Generator, default_generator
 from ._tensor import Tensor
-from ._tensor_base import _shape_arg, warn_scalar_conversion
-from ._views_inplace import bump_version
-from .ops._common import preserve_layout
+from ._tensor_base import (
+    Size,
+    _is_size_int,
+    _py_type_name,
+    _shape_arg,
+    warn_scalar_conversion,
+)
+from .ops import arithmetic as A
+from .ops import random as R
+from .ops import views as V
+from .ops._common import broadcast_shape, preserve_layout
 
 
 def manual_seed(seed: int) -> Generator:
@@ -60,8 +68,10 @@ def _infer_dtype(data: Any) -> dt.dtype:
             found.append(dt.int64)
         elif isinstance(x, (float, np.floating)):
             found.append(dt.default_float)
+        elif isinstance(x, str):
+            raise TypeError("new(): invalid data type 'str'")
         else:
-            raise TypeError(f"Could not infer dtype of {type(x).__name__}")
+            raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
 
     walk(data)
     result = found[0] if found else dt.default_float  # an empty list
@@ -84,19 +94,59 @@ def _element_scalar(t: Tensor, dtype: dt.dtype) -> Any:
 
 
 def _to_array(data: Any, dtype: dt.dtype | None) -> np.ndarray:
+    if isinstance(data, (list, tuple)):
+        shape = _nested_shape(data)
+        if dtype is None:
+            dtype = _infer_dtype(data)
+        try:
+            return np.array(_scalars(data, shape, 0, dtype), dtype=dtype.np)
+        except OverflowError:  # (numpy: "Python integer -1 out of bounds for uint8")
+            raise RuntimeError(
+                f"value cannot be converted to type {dtype.name} without overflow"
+            ) from None
     if dtype is None:
         dtype = _infer_dtype(data)
     if isinstance(data, Tensor):
         data = data._data
-    elif isinstance(data, (list, tuple)):
-
-        def scalars(x: Any) -> Any:
-            if isinstance(x, (list, tuple)):
-                return [scalars(y) for y in x]
-            return _element_scalar(x, dtype) if isinstance(x, Tensor) else x
-
-        data = scalars(data)
     return np.array(data, dtype=dtype.np)
+
+
+def _nested_shape(data: Any) -> list[int]:
+    """The shape PyTorch reads off a nested list: each dim's length is that of
+    the first element one level up (numpy arrays inside count as lists)."""
+    shape, x = [], data
+    while isinstance(x, (list, tuple, np.ndarray, str)):
+        if isinstance(x, str):  # a string is a sequence of strings, forever
+            raise ValueError("too many dimensions 'str'")
+        shape.append(len(x))
+        if not len(x):
+            break
+        x = x[0]
+    return shape
+
+
+def _scalars(x: Any, shape: list[int], dim: int, dtype: dt.dtype) -> Any:
+    """The nested list as numbers, with PyTorch's errors for a ragged one
+    (``expected sequence of length 2 at dim 1 (got 3)``) or a non-number."""
+    if isinstance(x, np.ndarray) and x.ndim:
+        x = x.tolist()
+    if dim == len(shape):  # a number's place
+        if isinstance(x, Tensor):
+            return _element_scalar(x, dtype)
+        if not isinstance(x, (int, float, np.number, np.bool_)):
+            if dtype.is_floating_point:
+                raise TypeError(f"must be real number, not {type(x).__name__}")
+            raise TypeError(
+                f"'{type(x).__name__}' object cannot be interpreted as an integer"
+            )
+        return x
+    if not isinstance(x, (list, tuple)):
+        raise TypeError("not a sequence")
+    if len(x) != shape[dim]:
+        raise ValueError(
+            f"expected sequence of length {shape[dim]} at dim {dim} (got {len(x)})"
+        )
+    return [_scalars(y, shape, dim + 1, dtype) for y in x]
 
 
 def _finish(t: Tensor, requires_grad: bool) -> Tensor:
@@ -231,6 +281,10 @@ def rand(
 ) -> Tensor:
     shape = _shape(_sizes(sizes, size), "rand")
     d = dtype or dt.default_float
+    if not d.is_floating_point:
+        raise NotImplementedError(
+            f"\"check_uniform_bounds\" not implemented for '{d._scalar_type}'"
+        )
     data = (generator or default_generator).uniform(shape, d.np)
     return _finish(Tensor._make(data, False), requires_grad)
 
@@ -245,6 +299,10 @@ def randn(
 ) -> Tensor:
     shape = _shape(_sizes(sizes, size), "randn")
     d = dtype or dt.default_float
+    if not d.is_floating_point:
+        raise NotImplementedError(
+            f"\"normal_kernel_cpu\" not implemented for '{d._scalar_type}'"
+        )
     data = (generator or default_generator).normal(shape, d.np)
     return _finish(Tensor._make(data, False), requires_grad)
 
@@ -334,10 +392,16 @@ def _check_input(t: Any, fn: str) -> None:
 
 
 def _like(
-    t: Tensor, maker: Any, dtype: dt.dtype | None, requires_grad: bool, *args: Any
+    t: Tensor,
+    maker: Any,
+    dtype: dt.dtype | None,
+    requires_grad: bool,
+    *args: Any,
+    **kwargs: Any,
 ) -> Tensor:
     _check_input(t, f"{maker.__name__}_like")
-    out = maker(t.shape, *args, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    d = dtype or t.dtype
+    out = maker(t.shape, *args, dtype=d, requires_grad=requires_grad, **kwargs)
     out._data = preserve_layout(out._data, t._data)  # PyTorch's preserve_format
     return out
 
@@ -390,8 +454,9 @@ def rand_like(
     dtype: dt.dtype | None = None,
     requires_grad: bool = False,
     device: Any = None,
+    generator: Any = None,
 ) -> Tensor:
-    return _like(t, rand, dtype, requires_grad)
+    return _like(t, rand, dtype, requires_grad, generator=generator)
 
 
 def randn_like(
@@ -400,38 +465,458 @@ def randn_like(
     dtype: dt.dtype | None = None,
     requires_grad: bool = False,
     device: Any = None,
+    generator: Any = None,
 ) -> Tensor:
-    return _like(t, randn, dtype, requires_grad)
+    return _like(t, randn, dtype, requires_grad, generator=generator)
 
 
-# ---- in-place random fills (``t.uniform_(a, b)``, ``t.normal_()``), bound onto
-# the Tensor here: they draw from the generator, which sits above the Tensor in
-# the import order.
-def _fill_randomly(t: Tensor, values: np.ndarray) -> Tensor:
-    if t.requires_grad and t.is_leaf and grad_mode.is_grad_enabled():
-        raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation."
+def randint_like(
+    t: Tensor,
+    low: int,
+    high: int | None = None,
+    *,
+    dtype: dt.dtype | None = None,
+    requires_grad: bool = False,
+    device: Any = None,
+    generator: Any = None,
+) -> Tensor:
+    """Integers in [low, high) (or [0, low)) shaped like ``t``, in its dtype."""
+    _check_input(t, "randint_like")
+    out = _random_(empty_like(t, dtype=dtype), low, high, generator=generator)
+    return _finish(out, requires_grad)
+
+
+# ---- random fills and draws (``t.uniform_(a, b)``, ``bernoulli(p)``,
+# ``multinomial``), bound onto the Tensor here: they draw from the generator,
+# which sits above the Tensor in the import order. Each in-place fill records
+# its node (ops/random.py: a zero gradient), as PyTorch's do.
+def _gen(generator: Any, fn: str) -> Generator:
+    if generator is None:
+        return default_generator
+    if not isinstance(generator, Generator):
+        raise TypeError(
+            f"{fn}(): argument 'generator' must be minigrad.Generator, not "
+            f"{type(generator).__name__}"
         )
-    t._data[...] = values
-    bump_version(t)
-    return t
+    return generator
+
+
+def _float_only(t: Tensor, kernel: str) -> None:
+    """The check of PyTorch's float-only random kernels (an integer tensor)."""
+    if not t.is_floating_point():
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{t.dtype._scalar_type}'"
+        )
+
+
+def _units(gen: Generator, shape: tuple) -> np.ndarray:
+    """Uniform float64 values in [0, 1)."""
+    return gen.uniform(tuple(shape), np.float64)
 
 
 def _uniform_(
     self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: Any = None
 ) -> Tensor:
     """Fill with U(from, to) in place."""
-    gen = generator or default_generator
-    return _fill_randomly(self, gen.uniform(self.shape, self._data.dtype, from_, to))
+    _float_only(self, "check_uniform_bounds")
+    if from_ > to:
+        raise RuntimeError(
+            "uniform_ expects to return a [from, to) range, but found "
+            f"from={from_:g} > to={to:g}"
+        )
+    gen = _gen(generator, "uniform_")
+    return self._inplace(
+        R.Uniform, gen.uniform(self.shape, self._data.dtype, from_, to)
+    )
+
+
+def _check_std(std: float) -> None:
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
 
 
 def _normal_(
     self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None
 ) -> Tensor:
     """Fill with N(mean, std²) in place."""
-    gen = generator or default_generator
-    return _fill_randomly(self, gen.normal(self.shape, self._data.dtype, mean, std))
+    _float_only(self, "normal_kernel_cpu")
+    _check_std(std)
+    gen = _gen(generator, "normal_")
+    return self._inplace(R.Normal, gen.normal(self.shape, self._data.dtype, mean, std))
 
 
-Tensor.uniform_ = _uniform_
-Tensor.normal_ = _normal_
+def _random_(
+    self: Tensor, from_: Any = None, to: Any = None, *, generator: Any = None
+) -> Tensor:
+    """Fill with integers: in [from, to), [0, to) with one argument, or with no
+    argument every integer the dtype holds exactly, from 0."""
+    gen = _gen(generator, "random_")
+    if from_ is None:
+        dtype = self._data.dtype
+        if dtype.kind == "f":
+            top = 2 ** (np.finfo(dtype).nmant + 1)
+        else:
+            top = 1 if dtype == np.bool_ else int(np.iinfo(dtype).max)
+        cls, low, high = R.Random, 0, top + 1
+    elif to is None:
+        cls, low, high = R.RandomTo, 0, from_
+    else:
+        cls, low, high = R.RandomFromTo, from_, to
+    if low >= high:
+        raise RuntimeError(
+            "random_ expects 'from' to be less than 'to', but got "
+            f"from={low} >= to={high}"
+        )
+    values = gen.integers(low, high, self.shape).astype(self._data.dtype)
+    return self._inplace(cls, values)
+
+
+def _exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+    """Fill with Exp(lambd) in place: ``-log(1 - u) / lambd``."""
+    if not self.is_floating_point():
+        raise RuntimeError(
+            "Exponential distribution is a continuous probability distribution. "
+            "dtype must be a floating point but you specified "
+            + self.dtype._scalar_type
+        )
+    if lambd <= 0:
+        raise RuntimeError(
+            f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}"
+        )
+    u = _units(_gen(generator, "exponential_"), self.shape)
+    return self._inplace(
+        R.Exponential, (-np.log1p(-u) / lambd).astype(self._data.dtype)
+    )
+
+
+def _geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
+    """Fill with the number of trials to the first success (1, 2, ...)."""
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    u = 1 - _units(_gen(generator, "geometric_"), self.shape)  # in (0, 1]
+    values = np.floor(np.log(u) / np.log1p(-p)) + 1
+    return self._inplace(R.Geometric, values.astype(self._data.dtype))
+
+
+def _cauchy_(
+    self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator: Any = None
+) -> Tensor:
+    """Fill with Cauchy(median, sigma) in place."""
+    if not self.is_floating_point():
+        raise RuntimeError(
+            "Cauchy distribution is a continuous probability distribution. dtype "
+            f"must be a floating point but you specified {self.dtype._cpp}"
+        )
+    if sigma <= 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+    u = _units(_gen(generator, "cauchy_"), self.shape)
+    values = median + sigma * np.tan(np.pi * (u - 0.5))
+    return self._inplace(R.Cauchy, values.astype(self._data.dtype))
+
+
+def _log_normal_(
+    self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator: Any = None
+) -> Tensor:
+    """Fill with exp(N(mean, std²)) in place."""
+    _float_only(self, "log_normal_cpu")
+    if std <= 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    normal = _gen(generator, "log_normal_").normal(self.shape, np.float64, mean, std)
+    return self._inplace(R.LogNormal, np.exp(normal).astype(self._data.dtype))
+
+
+def _bernoulli_draw(gen: Generator, p: Any, shape: tuple, dtype: np.dtype) -> Any:
+    return (_units(gen, shape) < p).astype(dtype)
+
+
+def _check_probabilities(p: Tensor) -> None:
+    _float_only(p, "bernoulli_tensor_cpu_p_")
+    if not ((p._data >= 0) & (p._data <= 1)).all():
+        raise RuntimeError(
+            "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
+            "this error message be improved?  If so, please report an enhancement "
+            "request to PyTorch.)"
+        )
+
+
+def _bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
+    """Fill with 1 with probability ``p`` (a number, or a tensor that
+    broadcasts to this one), else 0."""
+    gen = _gen(generator, "bernoulli_")
+    if isinstance(p, Tensor):
+        _check_probabilities(p)
+        probs = p.detach().expand(*self.shape)._data
+        values = _bernoulli_draw(gen, probs, self.shape, self._data.dtype)
+        return self._inplace(R.BernoulliTensor, p, values)
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+    values = _bernoulli_draw(gen, p, self.shape, self._data.dtype)
+    return self._inplace(R.BernoulliScalar, values)
+
+
+def bernoulli(
+    input: Tensor, p: float | None = None, *, generator: Any = None
+) -> Tensor:
+    """0 or 1 per element, 1 with the probability the element holds (or ``p``)."""
+    _check_input(input, "bernoulli")
+    if p is not None:  # a form PyTorch has no derivative for
+        with grad_mode.no_grad():
+            drawn = input.new_empty(input.shape).bernoulli_(p, generator=generator)
+        return A.NotDifferentiable.apply(input, None, drawn._data, "bernoulli")
+    _check_probabilities(input)
+    values = _bernoulli_draw(
+        _gen(generator, "bernoulli"), input._data, input.shape, input._data.dtype
+    )
+    return R.Bernoulli.apply(input, values)
+
+
+def _sample_count(n: Any) -> int:
+    if n <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    return int(n)
+
+
+def multinomial(
+    input: Tensor,
+    num_samples: int,
+    replacement: bool = False,
+    *,
+    generator: Any = None,
+) -> Tensor:
+    """Category indices drawn with the row's (unnormalised) weights: with
+    replacement by inverting the cumulative weights, without by the
+    exponential race (each category's ``Exp(1) / weight``, smallest first)."""
+    _check_input(input, "multinomial")
+    if not input.is_floating_point():
+        raise RuntimeError(
+            "multinomial only supports floating-point dtypes for input, got: "
+            f"{input.dtype._scalar_type}"
+        )
+    if input.dim() not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    n = _sample_count(num_samples)
+    if not replacement and n > input.shape[-1]:
+        raise RuntimeError(
+            "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
+        )
+    rows = input._data.astype(np.float64).reshape(-1, input.shape[-1])
+    if not (np.isfinite(rows) & (rows >= 0)).all():
+        raise RuntimeError(
+            "probability tensor contains either `inf`, `nan` or element < 0"
+        )
+    totals = rows.sum(axis=1, keepdims=True)
+    if (totals <= 0).any():
+        raise RuntimeError(
+            "invalid multinomial distribution (sum of probabilities <= 0)"
+        )
+    gen = _gen(generator, "multinomial")
+    u = _units(gen, (rows.shape[0], n if replacement else rows.shape[1]))
+    if replacement:
+        edges = np.cumsum(rows / totals, axis=1)
+        picks = [np.searchsorted(e, x, side="right") for e, x in zip(edges, u)]
+        out = np.minimum(np.array(picks), rows.shape[1] - 1)
+    else:
+        with np.errstate(divide="ignore"):
+            race = -np.log1p(-u) / rows  # a zero weight never wins (inf)
+        out = np.argsort(race, axis=1, kind="stable")[:, :n]
+    out = out.astype(np.int64).reshape(*input.shape[:-1], n)
+    return Tensor._make(out, False)
+
+
+for _fill in (
+    _uniform_, _normal_, _random_, _exponential_, _geometric_, _cauchy_,
+    _log_normal_, _bernoulli_,
+):  # fmt: skip
+    _fill.__name__ = _fill.__qualname__ = _fill.__name__[1:]
+    setattr(Tensor, _fill.__name__, _fill)
+Tensor.bernoulli = bernoulli
+
+
+_NORMAL_SIGNATURES = (
+    " * (Tensor mean, Tensor std, *, minigrad.Generator generator = None, Tensor out "
+    "= None)\n"
+    " * (Tensor mean, float std = 1, *, minigrad.Generator generator = None, Tensor "
+    "out = None)\n"
+    " * (float mean, Tensor std, *, minigrad.Generator generator = None, Tensor out "
+    "= None)\n"
+    " * (float mean, float std, tuple of ints size, *, minigrad.Generator generator "
+    "= None, Tensor out = None, minigrad.dtype dtype = None, minigrad.layout layout "
+    "= None, minigrad.device device = None, bool pin_memory = False, bool "
+    "requires_grad = False)\n"
+)
+
+
+def normal(
+    mean: Any,
+    std: Any = 1.0,
+    size: Any = None,
+    *,
+    generator: Any = None,
+    dtype: dt.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Values drawn from N(mean, std²): of ``size`` for numbers, else of the
+    broadcast shape of the mean and std tensors given (no gradient flows to
+    them: PyTorch's NormalBackward nodes give zeros)."""
+    gen = _gen(generator, "normal")
+    tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
+    if not tensors:
+        if size is None:
+            got = f"{type(mean).__name__}, {type(std).__name__}"
+            raise TypeError(
+                f"normal() received an invalid combination of arguments - got ({got}"
+                f"), but expected one of:\n{_NORMAL_SIGNATURES}"
+            )
+        _check_std(std)
+        d = dtype or dt.default_float
+        data = gen.normal(_shape((size,), "normal"), d.np, mean, std)
+        return _finish(Tensor._make(data, False), requires_grad)
+    for t in tensors:
+        _float_only(t, "normal_kernel_cpu")
+    if not isinstance(std, Tensor):
+        _check_std(std)
+    elif (std._data < 0).any():
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    shape = tuple(tensors[0].shape)
+    if len(tensors) == 2:
+        shape = broadcast_shape(shape, tuple(tensors[1].shape))
+    kind = tensors[0]._data.dtype  # the mean's dtype, if it is a tensor
+    m, s = (t._data if isinstance(t, Tensor) else t for t in (mean, std))
+    values = (m + s * gen.normal(shape, kind)).astype(kind)
+    if len(tensors) == 2:
+        return R.NormalTensorTensor.apply(mean, std, values)
+    cls = R.NormalTensorFloat if tensors[0] is mean else R.NormalFloatTensor
+    return cls.apply(tensors[0], values)
+
+
+Tensor.multinomial = multinomial
+
+
+# ---- the legacy constructors: ``Tensor(2, 3)``, ``Tensor(data)``, ``FloatTensor``
+_NEW_SIGNATURES = (
+    "(*, minigrad.device device = None)",
+    "(minigrad.Storage storage)",
+    "(Tensor other)",
+    "(tuple of ints size, *, minigrad.device device = None)",
+    "(object data, *, minigrad.device device = None)",
+)
+
+
+def legacy_new(cls: type, dtype: dt.dtype | None, args: tuple, kwargs: dict) -> Any:
+    """``Tensor(*args)`` (of the default dtype) or ``FloatTensor(*args)``...:
+    no arguments make an empty tensor, ints or a Size an uninitialised one of
+    that shape (zeros here), a list its data; a tensor is aliased."""
+    if not args and set(kwargs) & {"data", "size"}:  # Tensor(data=...), (size=...)
+        kwargs = dict(kwargs)
+        args = (kwargs.pop("data") if "data" in kwargs else Size(kwargs.pop("size")),)
+    unknown = [k for k in kwargs if k != "device"]
+    if unknown:
+        why = "some of the keywords were incorrect: " + ", ".join(reversed(unknown))
+        raise TypeError(_new_mismatch(args, kwargs, why))
+    where = kwargs.get("device")
+    if where is not None and _device.device(where).type != "cpu":
+        raise RuntimeError(
+            "legacy constructor expects device type: cpu but device type: "
+            f"{_device.device(where).type} was passed"
+        )
+    want = dtype or dt.default_float
+    first = args[0] if args else None
+    # a size: ints (a 0-d integer tensor among them) or a Size
+    sized = isinstance(first, (int, np.integer)) and not isinstance(first, bool)
+    sized = sized or (len(args) > 1 and _is_size_int(first, alone=True))
+    if len(args) > 1 and not sized:
+        why = "some of the arguments have invalid types: "
+        why += "(" + ", ".join(f"!{_desc(a)}!" for a in args) + ")"
+        raise TypeError(_new_mismatch(args, kwargs, why))
+    if sized or isinstance(first, Size):
+        return cls._make(np.zeros(_shape(args, "new"), want.np), False)
+    if isinstance(first, Tensor):
+        if dtype is not None and first.dtype is not dtype:
+            raise TypeError(f"expected {_options(dtype)} (got {_options(first.dtype)})")
+        return first._view(V.Alias)
+    if isinstance(first, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if isinstance(first, np.ndarray) and first.dtype == want.np:
+        return cls._make(first, False)  # shares the array's memory, as PyTorch
+    if args and not isinstance(first, (list, tuple, np.ndarray)):
+        raise TypeError(f"new(): data must be a sequence (got {_py_type_name(first)})")
+    data = _to_array(first, want) if args else np.zeros(0, want.np)
+    return cls._make(data, False)
+
+
+def _options(d: dt.dtype) -> str:
+    return (
+        f"TensorOptions(dtype={d._cpp}, device=cpu, layout=Strided, "
+        "requires_grad=false (default), pinned_memory=false (default), "
+        "memory_format=(nullopt))"
+    )
+
+
+def _type_name(x: Any) -> str:
+    if isinstance(x, Tensor):
+        return "Tensor"
+    return "minigrad.dtype" if isinstance(x, dt.dtype) else _py_type_name(x)
+
+
+def _desc(x: Any) -> str:
+    """An argument as PyTorch's overload error shows it: ``list of [int, int]``."""
+    items = ", ".join(_type_name(y) for y in x) if isinstance(x, (list, tuple)) else ""
+    if isinstance(x, list):
+        return f"list of [{items}]"
+    if isinstance(x, tuple):
+        return f"tuple of ({items}{',' if len(x) == 1 else ''})"
+    return _type_name(x)
+
+
+def _new_mismatch(args: tuple, kwargs: dict, why: str) -> str:
+    """PyTorch's "invalid combination of arguments" for ``new()``; the reason
+    shows under the signatures that take as many arguments as were given."""
+    # (PyTorch lists the keywords last to first)
+    kws = [f"{k}={_type_name(v)}" for k, v in reversed(kwargs.items())]
+    got = (
+        ", ".join([_type_name(a) for a in args] + kws)
+        if args
+        else ", ".join(kws) + ", "
+    )
+    count = len(args) + len(kwargs)
+    under = (1, 2) if count == 1 else (0,) if count == 2 else (3, 4)
+    lines = [f" * {sig}" for sig in _NEW_SIGNATURES]
+    for i in under:
+        lines[i] += f"\n      didn't match because {why}"
+    return (
+        f"new() received an invalid combination of arguments - got ({got}), but "
+        "expected one of:\n" + "\n".join(lines) + "\n"
+    )
+
+
+class tensortype(type):  # noqa: N801 - PyTorch's spelling
+    """The type of ``FloatTensor``, ``LongTensor``...: calling one makes a tensor
+    of its dtype, and ``isinstance(x, FloatTensor)`` asks for ``x``'s dtype
+    (the tensor itself is a plain Tensor, as in PyTorch)."""
+
+    __module__ = "minigrad"  # <class 'minigrad.tensortype'>, as torch's
+    dtype: dt.dtype
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        return legacy_new(Tensor, cls.dtype, args, kwargs)
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+
+def _legacy_type(d: dt.dtype) -> tensortype:
+    attrs = {"dtype": d, "is_cuda": False, "is_sparse": False, "__module__": "minigrad"}
+    return tensortype(d._legacy, (), attrs)
+
+
+FloatTensor = _legacy_type(dt.float32)
+DoubleTensor = _legacy_type(dt.float64)
+HalfTensor = _legacy_type(dt.float16)
+BFloat16Tensor = _legacy_type(dt.bfloat16)
+ByteTensor = _legacy_type(dt.uint8)
+CharTensor = _legacy_type(dt.int8)
+ShortTensor = _legacy_type(dt.int16)
+IntTensor = _legacy_type(dt.int32)
+LongTensor = _legacy_type(dt.int64)
+BoolTensor = _legacy_type(dt.bool)

@@ -18,14 +18,14 @@ import numpy as np
 
 from .. import _dtype as dt
 from .. import node
-from .._dtype import default_float, from_numpy_dtype, result_type
+from .._dtype import from_numpy_dtype, result_type
 from .._errors import dense as is_dense
 from ..function import BackwardCFunction, Function
 
 
 def as_float(x: np.ndarray) -> np.ndarray:
     """Integer inputs give default-float results, as in PyTorch (``exp(int)``)."""
-    return x if x.dtype.kind == "f" else x.astype(default_float.np)
+    return x if x.dtype.kind == "f" else x.astype(dt.default_float.np)
 
 
 class _Qualified:
@@ -217,7 +217,7 @@ def float_out(out: Any, *operands: Any) -> Any:
             out = iterator_layout(out, (a._data, b._data))
     want = result_type(*operands)
     if not want.is_floating_point:
-        want = default_float
+        want = dt.default_float
     return out if out.dtype == want.np else out.astype(want.np, order="K")
 
 

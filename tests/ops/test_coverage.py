@@ -446,6 +446,27 @@ HOOKS: dict[str, Case] = {
     "BackwardHookFunction": case(_hooked, S),
 }
 
+# Random fills: each case draws values that do not depend on the draw (a range
+# of one value, a zero std, probabilities 0 or 1) or multiplies them by 0, so
+# both libraries give the same values; every gradient is zero.
+RANDOM: dict[str, Case] = {
+    "Uniform": case(lambda T, a: (a * 1).uniform_(0.5, 0.5), S),
+    "Normal": case(lambda T, a: (a * 1).normal_(1.5, 0.0), S),
+    "RandomFromTo": case(lambda T, a: (a * 1).random_(2, 3), S),
+    "RandomTo": case(lambda T, a: (a * 1).random_(1), S),
+    "Random": case(lambda T, a: (a * 1).random_() * 0, S),
+    "Exponential": case(lambda T, a: (a * 1).exponential_() * 0, S),
+    "Geometric": case(lambda T, a: (a * 1).geometric_(0.5) * 0, S),
+    "Cauchy": case(lambda T, a: (a * 1).cauchy_() * 0, S),
+    "LogNormal": case(lambda T, a: (a * 1).log_normal_(0.0, 0.5) * 0, S),
+    "Bernoulli": case(lambda T, a: T.bernoulli(a * 0), S),
+    "BernoulliScalar": case(lambda T, a: (a * 1).bernoulli_(1.0), S),
+    "BernoulliTensor": case(lambda T, a, p: (a * 1).bernoulli_(p * 0), S, (3,)),
+    "NormalTensorFloat": case(lambda T, a: T.normal(a * 0, 0.0), S),
+    "NormalFloatTensor": case(lambda T, a: T.normal(1.0, a * 0), S),
+    "NormalTensorTensor": case(lambda T, a, b: T.normal(a * 0, b * 0), S, (3,)),
+}
+
 CHECKPOINT: dict[str, Case] = {
     "CheckpointFunction": case(
         lambda T, a: T.utils.checkpoint.checkpoint(
@@ -470,6 +491,7 @@ FAMILIES: dict[str, dict[str, Case]] = {
     "norm": NORM,
     "ordering": ORDERING,
     "pool": POOL,
+    "random": RANDOM,
     "rearrange": REARRANGE,
     "reduction": REDUCTION,
     "selection": SELECTION,
