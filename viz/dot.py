@@ -309,7 +309,7 @@ def _tensor_label(
     if t.grad is not None or (t.requires_grad and t.is_leaf) or t.retains_grad:
         # the grad keeps the room of the values (or of "None") before and after
         # backward(), so filling it in moves no node
-        room = _widest("None", t.value)
+        room = grad_room(t)
         lab.small("grad:").mono("None" if t.grad is None else t.grad, room)
     flags = []
     if t.retains_grad:
@@ -319,6 +319,55 @@ def _tensor_label(
     if flags:
         lab.small(", ".join(flags))
     return lab.html()
+
+
+def grad_room(t: TensorInfo) -> str:
+    """Text as large as a tensor's grad cell: its values, or "None"."""
+    return _widest("None", t.value)
+
+
+def blank_grad(t: TensorInfo) -> str:
+    """The grad cell of a stepper's picture before the gradient arrives:
+    empty (no-break spaces the size of the room, which the static frame
+    exports fill in step by step)."""
+    lines, width = _extent(grad_room(t))
+    return "\n".join(["\u00a0" * width] * lines)
+
+
+def fitted(text: str, room: str) -> str:
+    """``text`` cut to ``room`` (lines and characters), "…" where cut, so a
+    gradient fills a grad cell without resizing the node."""
+    rows, width = _extent(room)
+    lines = text.splitlines() or [""]
+    if len(lines) > rows:
+        lines = lines[: rows - 1] + ["…"]
+    return "\n".join(ln if len(ln) <= width else ln[: width - 1] + "…" for ln in lines)
+
+
+def grad_labels(
+    g: Graph,
+    grads: dict[str, str],
+    copies: dict[str, list[str]],
+    *,
+    theme: str = "light",
+    slide: bool = False,
+    show_values: bool = True,
+    detail: str = "beginner",
+) -> dict[str, str]:
+    """Drawn id -> the label of each tensor in ``grads`` (tensor id -> its
+    ``.grad`` as text) showing that gradient in its grad cell: a frame of a
+    stepping pass, with the node's size unchanged (`fitted`)."""
+    th = lecture(THEMES[theme]) if slide else THEMES[theme]
+    out = {}
+    for tid, grad in grads.items():
+        t = g.tensors.get(tid)
+        if t is None:
+            continue
+        ids = copies.get(tid, [tid])
+        shown = dataclasses.replace(t, grad=fitted(grad, grad_room(t)))
+        label = _tensor_label(shown, th, show_values, len(ids), _is_expert(detail))
+        out.update((did, label) for did in ids)
+    return out
 
 
 def _beginner_value(key: str, value: str) -> str:

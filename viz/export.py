@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from graphviz.quoting import quote
 
 from . import render
-from .dot import FONT, THEMES, Theme, esc
+from .dot import FONT, THEMES, Theme, esc, fitted, grad_labels
 from .drawing import DEFAULT_DPI, Size, check_dpi, check_parent
 from .player import html_page
 from .widgets.roles import PAINT_ORDER
@@ -95,6 +95,7 @@ def save(
     opts = drawing._resolved(export=True, theme=theme, size=size, legend=legend)
     digraph = drawing._digraph(opts)
     frames = [{}] + [f.highlight(view) for f in stepper.frames]
+    labels = frame_labels(stepper, drawing, opts)
     if fmt in ("gif", *FRAME_FORMATS) and len(frames) > max_frames:
         raise ValueError(
             f"this pass has {len(frames)} frames: a {fmt.upper()} export of more "
@@ -117,7 +118,7 @@ def save(
 
     def source(k: int) -> str:
         restyled = digraph.copy()
-        restyled.body[:] = styler.body_for(frames[k])
+        restyled.body[:] = styler.body_for(frames[k], labels[k])
         return restyled.source
 
     def each_frame(run: Callable[[str], Any], sources: list[str] | None = None):
@@ -133,8 +134,10 @@ def save(
     titles = [_title(stepper, k) for k in range(len(frames))]
     if fmt == "pdf":  # one layout; each page recolours its shapes
         pages = [styler.svg_changes(frame) for frame in frames]
+        grads = [_prefixed(opts.id_prefix, g) for g in frame_grads(stepper, drawing)]
         svg = render.svg(digraph.source, opts.engine)
-        return _write(path, pdf_pages(svg, pages, titles, THEMES[opts.theme]))
+        pdf = pdf_pages(svg, pages, titles, THEMES[opts.theme], grads)
+        return _write(path, pdf)
     if fmt == "svg":
         svgs = each_frame(lambda src: render.svg(src, opts.engine))
         return _write_frames(path, [s.encode() for s in svgs], "svg")
@@ -153,6 +156,42 @@ def save(
 
 
 # ------------------------------------------------------------------ helpers
+def frame_grads(stepper: BackwardStepper, drawing: Any) -> list[dict[str, str]]:
+    """Per frame (0: before the first step), tensor id -> the ``.grad`` its
+    cell shows: what the engine has written by then, as the widget tags it.
+    The forward view draws the same tensors under the same ids."""
+    out = [{}]
+    for frame in stepper.frames:
+        out.append(dict(stepper.overlay(frame).get("grads", {})))
+    return out
+
+
+def frame_labels(
+    stepper: BackwardStepper, drawing: Any, opts: Any
+) -> list[dict[str, str]]:
+    """Per frame, drawn id -> the label of each tensor whose grad cell is
+    filled in by then (`dot.grad_labels`; the node keeps its size)."""
+    graph = drawing._shown_graph(opts)
+    copies = drawing.drawn_ids
+    out = []
+    for grads in frame_grads(stepper, drawing):
+        labels = grad_labels(
+            graph,
+            grads,
+            copies,
+            theme=opts.theme,
+            slide=opts.page is not None,
+            show_values=opts.show_values,
+            detail=opts.detail,
+        )
+        out.append(_prefixed(opts.id_prefix, labels))
+    return out
+
+
+def _prefixed(prefix: str, by_id: dict[str, Any]) -> dict[str, Any]:
+    return {prefix + k: v for k, v in by_id.items()}
+
+
 def _other(view: str) -> str:
     return "backward" if view == "forward" else "forward"
 
@@ -347,13 +386,22 @@ class _Restyler:
             out[i] = _restyled(_attrs_after_label(self.body[i]), style)
         return out
 
-    def body_for(self, highlight: dict[str, list[str]]) -> list[str]:
-        """The DOT body of a frame: the changed attributes appended."""
+    def body_for(
+        self, highlight: dict[str, list[str]], labels: dict[str, str] | None = None
+    ) -> list[str]:
+        """The DOT body of a frame: the changed attributes appended, and the
+        new ``labels`` (drawn id with prefix -> HTML-like label)."""
         body = list(self.body)
+        extras: dict[int, list[str]] = {}
         for i, attrs in self.changes(highlight).items():
-            extra = " ".join(f"{k}={quote(v)}" for k, v in attrs.items())
+            extras[i] = [f"{k}={quote(v)}" for k, v in attrs.items()]
+        for did, label in (labels or {}).items():
+            i = self.where.get(quote(did))
+            if i is not None:
+                extras.setdefault(i, []).append(f"label={label}")
+        for i, extra in extras.items():
             k = body[i].rfind("]")  # appended attributes win in DOT
-            body[i] = f"{body[i][:k]} {extra}{body[i][k:]}"
+            body[i] = f"{body[i][:k]} {' '.join(extra)}{body[i][k:]}"
         return body
 
     def svg_changes(self, highlight: dict[str, list[str]]) -> dict[str, dict]:
@@ -462,13 +510,16 @@ def pdf_pages(
     pages: list[dict[str, dict]],
     titles: list[str],
     theme: Theme = THEMES["light"],
+    grads: list[dict[str, str]] | None = None,
 ) -> bytes:
     """A multi-page PDF of one laid-out SVG: page k applies ``pages[k]`` (SVG
     element id -> DOT attributes: ``color``, ``fillcolor``, ``penwidth``,
-    ``style``) to the shapes of those elements, with ``titles[k]`` above. The
-    SVG is parsed once (svglib), so a page costs a redraw, not a new layout and
-    parse. The caption strip says "Step k of n" and explains the highlights;
-    it is painted in the theme's background (a dark PDF is dark everywhere)."""
+    ``style``) to the shapes of those elements, with ``titles[k]`` above, and
+    writes ``grads[k]`` (SVG id of a tensor -> its ``.grad`` as text) into
+    those tensors' grad cells. The SVG is parsed once (svglib), so a page
+    costs a redraw, not a new layout and parse. The caption strip says "Step
+    k of n" and explains the highlights; it is painted in the theme's
+    background (a dark PDF is dark everywhere)."""
     drawing = render.svg_drawing(svg)
     from reportlab.graphics import renderPDF  # (installed with svglib)
     from reportlab.pdfgen.canvas import Canvas
@@ -482,6 +533,9 @@ def pdf_pages(
         for sid, attrs in changes.items():
             if sid in groups:
                 undo += _paint(groups[sid], attrs)
+        for sid, grad in (grads[k] if grads else {}).items():
+            if sid in groups:
+                undo += _write_grad(groups[sid], grad)
         width, height = drawing.width, drawing.height + CAPTION_PT
         canvas.setPageSize((width, height))
         canvas.setFillColor(_rl_color(_css_color(theme.background)))
@@ -565,6 +619,36 @@ def _paint(group: Any, attrs: dict[str, str]) -> list[tuple[Any, str, Any]]:
             dashed = "dashed" in attrs["style"].split(",")
             put(shape, "strokeDashArray", [5, 2] if dashed else None)
     return undo
+
+
+def _write_grad(group: Any, grad: str) -> list[tuple[Any, str, Any]]:
+    """Write ``grad`` into a tensor node's grad cell: the lines of no-break
+    spaces under its "grad:" line (`dot.blank_grad`), cut to their size.
+    Returns what to set back afterwards."""
+    texts = [s for s in _strings(group)]
+    heads = [i for i, s in enumerate(texts) if s.text.strip() == "grad:"]
+    if not heads:
+        return []
+    cell = []
+    for s in texts[heads[0] + 1 :]:
+        if s.text.strip("\u00a0"):
+            break
+        cell.append(s)
+    lines = fitted(grad, "\n".join(s.text for s in cell)).splitlines()
+    undo = []
+    for s, line in zip(cell, lines + [""] * len(cell)):
+        undo.append((s, "text", s.text))
+        s.text = line
+    return undo
+
+
+def _strings(node: Any) -> Any:
+    """The text strings of a reportlab group, in drawing order."""
+    for child in getattr(node, "contents", ()):
+        if hasattr(child, "contents"):
+            yield from _strings(child)
+        elif hasattr(child, "text"):
+            yield child
 
 
 def _rl_color(value: str) -> Any:

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from .dot import blank_grad
 from .drawing import Drawing, Options
 from .graph import (
     MORE_ID,
@@ -264,6 +265,12 @@ class BackwardStepper:
         # drawing: the drawn block then stands for the repeat that runs
         # (`StandIns`), so the running node is always on the picture.
         self.graph: Graph = build_graph(targets, params=params)
+        # A grad cell is empty until the step that writes that .grad has run
+        # (the widget tags it then, frame exports fill it in): "None" on every
+        # frame read as if the gradient never came.
+        for t in self.graph.tensors.values():
+            if t.grad is None and ((t.requires_grad and t.is_leaf) or t.retains_grad):
+                t.grad = blank_grad(t)
         options = Options(id_prefix=prefix, **drawing_options)
         self.drawing = Drawing(self.graph, "backward", options)
         self.forward_drawing = Drawing(self.graph, "forward", options)

@@ -36,14 +36,26 @@ def _engine() -> None:
         pytest.skip("no Graphviz engine (pip install graphviz-pure)")
 
 
-def seed_stepper(**options: Any) -> BackwardStepper:
+def seed_graph() -> tuple[Any, dict[str, Any]]:
     inp = minigrad.ones(2, 2)
     w1, w2, w3 = (minigrad.tensor(v, requires_grad=True) for v in (2.0, 3.0, 4.0))
     l1 = inp * w1
     loss = ((l1 + w2) * (l1 * w3)).mean()
-    return BackwardStepper(
-        loss, params={"w1": w1, "w2": w2, "w3": w3}, id_prefix="ex-", **options
-    )
+    return loss, {"w1": w1, "w2": w2, "w3": w3}
+
+
+def seed_stepper(**options: Any) -> BackwardStepper:
+    loss, params = seed_graph()
+    return BackwardStepper(loss, params=params, id_prefix="ex-", **options)
+
+
+def seed_grads() -> dict[str, str]:
+    """The leaves' .grad after a plain backward, as the drawings print them."""
+    from viz.stepper import compact_value
+
+    loss, params = seed_graph()
+    loss.backward()
+    return {name: compact_value(p.grad) for name, p in params.items()}
 
 
 def pdf_page_count(data: bytes) -> int:
@@ -258,6 +270,55 @@ def test_svg_frames_keep_ids_and_layout_and_bake_the_highlight(
             assert styles["flow"]["color"] in strokes(element(svgs[k], f"ex-{edge}"))
         for leaf in frame.written:
             assert styles["written"]["color"] in strokes(element(svgs[k], f"ex-{leaf}"))
+
+
+def node_texts(svg: str, node_id: str) -> list[str]:
+    return [(t.text or "").strip() for t in element(svg, node_id).iter(f"{SVG_NS}text")]
+
+
+def grad_steps(stepper: BackwardStepper) -> dict[str, tuple[int, str]]:
+    """Leaf id -> (the step that wrote its .grad, that .grad as drawn)."""
+    return {
+        leaf: (frame.index + 1, grad)
+        for frame in stepper.frames
+        for leaf, grad in frame.leaf_grads.items()
+    }
+
+
+def test_frames_show_a_grad_once_it_is_written(tmp_path: Path) -> None:
+    """No "grad: None" on a frame: a leaf's grad cell is empty until its
+    AccumulateGrad has run, then shows the gradient (SVG frames and PDF
+    pages, as the widget tags it), and the node keeps its size."""
+    stepper = seed_stepper()
+    assert "None" not in stepper.svg()  # the widget's picture too
+    folder = stepper.save(tmp_path / "frames", fmt="svg")
+    svgs = [f.read_text(encoding="utf-8") for f in sorted(folder.glob("*.svg"))]
+    written = grad_steps(stepper)
+    # each of w1, w2, w3 is written once, with the .grad a plain backward gives
+    names = {tid: t.name for tid, t in stepper.graph.tensors.items() if t.name}
+    assert {names[leaf]: grad for leaf, (_, grad) in written.items()} == seed_grads()
+    pdf = stepper.save(tmp_path / "steps.pdf").read_bytes()
+    pages = [p for p in page_streams(pdf) if b" Tj" in p]
+    assert len(pages) == len(svgs) == 9
+    for k, (svg, page) in enumerate(zip(svgs, pages)):
+        for leaf, (step, grad) in written.items():
+            texts = node_texts(svg, f"ex-{leaf}")
+            assert "None" not in texts and "grad:" in texts
+            assert (grad in texts) == (k >= step), (k, leaf, texts)
+            assert (f"({grad}) Tj".encode() in page) == (k >= step), (k, leaf)
+        assert b"(None) Tj" not in page
+    # the filled-in cell is the empty one's size: nothing moved
+    assert node_positions(svgs[-1]) == node_positions(svgs[0])
+
+
+def test_a_long_gradient_is_cut_to_its_cell() -> None:
+    from viz.dot import fitted
+
+    assert fitted("28.", "None") == "28."
+    assert fitted("123456", "None") == "123…"
+    assert fitted("[[1., 2.],\n [3., 4.]]", "xxxxxxxxxx") == "…"
+    two = "[[10.5, 2.],\n [3., 4.]]"
+    assert fitted(two, "xxxxxxxxxx\nxxxxxxxxxx") == "[[10.5, 2…\n [3., 4.]]"
 
 
 def test_png_frames_and_gif(tmp_path: Path) -> None:
