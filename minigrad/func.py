@@ -20,6 +20,7 @@ from typing import Any
 from . import grad_mode
 from ._tensor import Tensor
 from .autograd.forward_ad import double_backward_jvp
+from .autograd.function import VmapInfo, transform
 from .creation import zeros_like
 from .engine import grad as _grad
 from .ops.join import stack
@@ -70,7 +71,8 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
         keep = any(args[i].requires_grad for i in nums)
         with grad_mode.enable_grad():
             new_args, xs = _inputs(args, nums)
-            result = func(*new_args, **kwargs)
+            with transform("grad"):
+                result = func(*new_args, **kwargs)
             if has_aux:
                 if not (isinstance(result, tuple) and len(result) == 2):
                     raise RuntimeError(
@@ -114,7 +116,8 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
     keep = any(p.requires_grad for p in primals)
     with grad_mode.enable_grad():
         args, xs = _inputs(primals, tuple(range(len(primals))))
-        result = func(*args)
+        with transform("vjp"):
+            result = func(*args)
     out, aux = result if has_aux else (result, None)
 
     def vjp_fn(cotangent: Any) -> tuple:
@@ -136,7 +139,8 @@ def jvp(func: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tupl
     keep = any(p.requires_grad for p in primals)
     with grad_mode.enable_grad():
         args, xs = _inputs(primals, tuple(range(len(primals))))
-        out = func(*args)
+        with transform("jvp"):
+            out = func(*args)
         jt = double_backward_jvp(out, xs, list(tangents), create_graph=True)
     return _plain(out, keep), _plain(jt, keep)
 
@@ -149,7 +153,8 @@ def jacrev(func: Callable, argnums: Any = 0) -> Callable:
         keep = any(args[i].requires_grad for i in nums)
         with grad_mode.enable_grad():
             new_args, xs = _inputs(args, nums)
-            out = func(*new_args)
+            with transform("jacrev"):
+                out = func(*new_args)
             rows: list[list] = [[] for _ in xs]
             flat = out.reshape(-1)
             for k in range(flat.numel()):
@@ -227,10 +232,13 @@ def vmap(
                 "vmap: Expected all tensors to have the same size in the mapped "
                 f"dimension, got sizes {sizes} for the mapped dimension"
             )
-        results = [
-            func(*(a if d is None else a.select(d, b) for a, d in zip(args, dims)))
-            for b in range(sizes[0])
-        ]
+        # a Function applied inside is checked (and its vmap rule used) as
+        # PyTorch does under vmap
+        with transform("vmap", VmapInfo(sizes[0], randomness)):
+            results = [
+                func(*(a if d is None else a.select(d, b) for a, d in zip(args, dims)))
+                for b in range(sizes[0])
+            ]
         if isinstance(results[0], tuple):
             outs = (
                 out_dims

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import grad_mode, node
 from ._anomaly import caller_stack
-from ._errors import ERR_BACKWARD_TWICE, check_inplace
+from ._errors import ERR_BACKWARD_TWICE
 from ._saved_attrs import raw_saved_property, saved_attr_property, saved_tensor_property
 from ._saved_hooks import pack_all, saved_tensors_hooks_stack
 from .node import Node, SavedTensor, registered
@@ -199,6 +199,16 @@ class Function(metaclass=FunctionMeta):
             "it with forward mode AD."
         )
 
+    # A user's Function runs through these two; autograd/function.py's Function
+    # adds PyTorch's API on top (setup_context, vjp, its checks).
+    @classmethod
+    def _user_forward(cls, ctx: Any, args: tuple) -> Any:
+        return cls.forward(ctx, *args)
+
+    @classmethod
+    def _user_backward(cls, ctx: Any, grads: Any) -> Any:
+        return cls.backward(ctx, *grads)
+
     @staticmethod
     def _forward_failed(*args: Any) -> None:
         """Called when forward raised ValueError; may raise a clearer error."""
@@ -253,7 +263,7 @@ class Function(metaclass=FunctionMeta):
         if not cls._array_backward:
             # a user's forward computes with Tensor ops, which must not record
             with grad_mode.no_grad():
-                raw = cls.forward(ctx, *args)
+                raw = cls._user_forward(ctx, args)
             out = _wire(ctx, args, raw, record)
             if forward_ad_level is not None:
                 return _with_tangents(cls, ctx, args, out)
@@ -301,10 +311,6 @@ def _wire(ctx: BackwardCFunction, args: tuple, raw: Any, record: bool) -> Any:
     outs = (raw,) if single else raw
     dirty = ctx.__dict__.get("_dirty", ())
     non_diff = ctx.__dict__.get("_non_differentiable", ())
-    for t in dirty:
-        if record:
-            check_inplace(t)
-        t._vc.value += 1  # marking dirty counts as a change, as in PyTorch
     results = []
     for o in outs:
         if isinstance(o, Tensor):
@@ -382,17 +388,6 @@ def _save_other(x: Any, raw_outs: tuple, results: tuple | list) -> SavedTensor:
             f"{type(x).__name__}"
         )
     return SavedTensor(x, is_output=False)
-
-
-class once_differentiable:  # noqa: N801 - PyTorch's spelling
-    """Marks a backward that cannot itself be differentiated (accepted, no-op)."""
-
-    def __new__(cls, fn: Callable) -> Callable:
-        return fn
-
-
-class InplaceFunction(Function):
-    _abstract = True
 
 
 FunctionCtx = BackwardCFunction

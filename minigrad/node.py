@@ -330,7 +330,10 @@ def _call(node: Node, grads: list, graph: bool) -> Sequence:
         array_formula = cls._array_backward
         if not (graph or array_formula):  # user Functions always see Tensors
             grads = [_wrap(g) for g in grads]  # (with create_graph they are)
-        out = cls.backward(node, *grads)
+        if array_formula:
+            out = cls.backward(node, *grads)
+        else:
+            out = cls._user_backward(node, grads)
         if type(out) is not tuple:
             out = (out,)
         if not graph and not array_formula:

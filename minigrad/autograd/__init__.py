@@ -7,10 +7,10 @@ from typing import Any
 from .. import grad_mode
 from .._warn import warn
 from ..engine import StepEvent, backward, backward_steps, grad
-from ..function import Function
 from ..grad_mode import enable_grad, no_grad, set_grad_enabled
 from ..gradcheck import GradcheckError, gradcheck, gradgradcheck
 from . import forward_ad, function, functional, graph, variable
+from .function import Function
 from .variable import Variable
 
 
