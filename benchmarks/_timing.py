@@ -1,6 +1,11 @@
 """Shared timing for the kernel benchmarks (bench_conv.py, bench_mlp.py): one
 thread, the cycle collector's long-lived objects frozen, minigrad and PyTorch
-interleaved call by call so both see the same machine load; median and mean."""
+interleaved call by call so both see the same machine load; median and mean.
+
+The clock is the process's CPU time (``time.process_time``): on a machine
+shared with other jobs a wall clock also counts the time the process waited
+for a core, which is noise for both frameworks (each runs on one thread, so
+CPU time is the time of the work)."""
 
 from __future__ import annotations
 
@@ -26,16 +31,16 @@ def freeze() -> None:
 def interleaved(
     steps: dict[str, Callable[[], object]], n: int, warmup: int = 5
 ) -> dict[str, list[float]]:
-    """Seconds per call of each step, the steps taking turns."""
+    """CPU seconds per call of each step, the steps taking turns."""
     times: dict[str, list[float]] = {name: [] for name in steps}
     for step in steps.values():
         for _ in range(warmup):
             step()
     for _ in range(n):
         for name, step in steps.items():
-            start = time.perf_counter()
+            start = time.process_time()
             step()
-            times[name].append(time.perf_counter() - start)
+            times[name].append(time.process_time() - start)
     return times
 
 

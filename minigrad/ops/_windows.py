@@ -1,5 +1,6 @@
 """The sliding windows that convolution and pooling share: a strided view of
-the padded input, one window per output position (no copy)."""
+the padded input, one window per output position (no copy), and the way back,
+each window's values added where it read them."""
 
 from __future__ import annotations
 
@@ -45,3 +46,19 @@ def windows(
         + tuple(st * d for st, d in zip(strides[2:], dilation)),
         writeable=False,
     )
+
+
+def add_windows(
+    target: np.ndarray, values: np.ndarray, stride: tuple, dilation: tuple
+) -> None:
+    """target[..., p·stride + k·dilation] += values[..., k, p] for every kernel
+    offset k and output position p (``values``: (..., *kernel, *out)): one
+    strided add per kernel offset (col2im)."""
+    k = len(stride)
+    kernel, out = values.shape[-2 * k : -k], values.shape[-k:]
+    for offset in np.ndindex(*kernel):
+        key = tuple(
+            slice(j * d, j * d + s * (m - 1) + 1, s)
+            for j, d, s, m in zip(offset, dilation, stride, out)
+        )
+        target[(Ellipsis,) + key] += values[(Ellipsis,) + offset + (slice(None),) * k]

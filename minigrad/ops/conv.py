@@ -1,9 +1,11 @@
 """Convolution (1-d, 2-d, 3-d; stride, padding, dilation, groups; plain or
 transposed) on numpy.
 
-The input's sliding windows are a strided view (no copy), so the forward pass
-and the weight's gradient are each one ``einsum``; the input's gradient adds
-the windows' contributions back, one kernel offset at a time. That input
+The input's sliding windows are a strided view, copied once into the im2col
+matrix (N, C*K, P) (K kernel positions, P output positions), so the forward
+pass and the weight's gradient are each one batched matmul; the input's
+gradient is a matmul too, its columns added back one kernel offset at a time
+(col2im). That input
 gradient *is* the transposed convolution, so a transposed convolution swaps the
 two: its forward is the input gradient, its input gradient a convolution. Its
 gradient is ConvolutionBackward0 and, under create_graph, the fused
@@ -17,74 +19,64 @@ Classes (and the node each records):
 
 from __future__ import annotations
 
-import string
+import math
 from typing import Any
 
 import numpy as np
 
 from .. import _formula as f
 from ._common import Ctx, Grad, Op, dtype_name
-from ._windows import Geometry, windows
+from ._windows import Geometry, add_windows, windows
 
 
-def _letters(k: int) -> tuple[str, str]:
-    """einsum letters for k spatial dims: the output's and the kernel's."""
-    return string.ascii_lowercase[10 : 10 + k], string.ascii_lowercase[20 : 20 + k]
+def columns(x: np.ndarray, kernel: tuple, geometry: Geometry, out: Any = None):
+    """im2col: the (N, G, C/G * K, P) matrix of x's windows (K the kernel's
+    positions, P the output's), one contiguous copy of the window view made in
+    the order that keeps its inner runs (an output row) long."""
+    groups, k = geometry[3], len(kernel)
+    win = windows(x, kernel, geometry, out=out)  # (N, C, *out, *kernel), a view
+    sizes = win.shape[2 : 2 + k]
+    order = (0, 1) + tuple(range(2 + k, 2 + 2 * k)) + tuple(range(2, 2 + k))
+    cols = win.transpose(order).reshape(x.shape[0], groups, -1, math.prod(sizes))
+    return cols, sizes
 
 
 def conv_forward(
     x: np.ndarray, w: np.ndarray, geometry: Geometry, out: tuple | None = None
 ) -> np.ndarray:
-    """out[n, o, *p] = Σ_c,k x_padded[n, c, p·stride + k·dilation] w[o, c, k]
+    """out[n, o, *p] = Σ_c,k x_padded[n, c, p·stride + k·dilation] w[o, c, k]:
+    one batched matmul (G, O/G, C/G * K) @ (N, G, C/G * K, P), written NCHW
     (``out``: the output size, when a transposed convolution fixed it)"""
-    groups, k = geometry[3], w.ndim - 2
-    win = windows(x, w.shape[2:], geometry, out=out)
-    n, c = win.shape[:2]
-    o = w.shape[0]
-    win = win.reshape((n, groups, c // groups) + win.shape[2:])
-    wg = w.reshape((groups, o // groups) + w.shape[1:])
-    out_l, ker_l = _letters(k)
-    out = np.einsum(f"ngc{out_l}{ker_l},goc{ker_l}->ngo{out_l}", win, wg, optimize=True)
-    out = out.reshape((n, o) + out.shape[3:])
-    return np.ascontiguousarray(out, dtype=x.dtype)
+    groups = geometry[3]
+    cols, sizes = columns(x, w.shape[2:], geometry, out)
+    wg = w.reshape(groups, w.shape[0] // groups, -1)
+    return np.matmul(wg, cols).reshape((x.shape[0], w.shape[0]) + sizes)
 
 
 def conv_weight_grad(g: np.ndarray, x: np.ndarray, kernel: tuple, geometry: Geometry):
-    """gW[o, c, k] = Σ_n,p g[n, o, p] x_padded[n, c, p·stride + k·dilation]"""
-    groups, k = geometry[3], len(kernel)
-    win = windows(x, kernel, geometry, out=g.shape[2:])
-    n, c = win.shape[:2]
-    o = g.shape[1]
-    win = win.reshape((n, groups, c // groups) + win.shape[2:])
-    gg = g.reshape((n, groups, o // groups) + g.shape[2:])
-    out_l, ker_l = _letters(k)
-    gw = np.einsum(f"ngo{out_l},ngc{out_l}{ker_l}->goc{ker_l}", gg, win, optimize=True)
-    gw = gw.reshape((o, c // groups) + tuple(kernel))
-    return np.ascontiguousarray(gw, dtype=g.dtype)  # (PyTorch's layout)
+    """gW[o, c, k] = Σ_n,p g[n, o, p] x_padded[n, c, p·stride + k·dilation]:
+    per sample g (O/G, P) @ cols (P, C/G * K), summed over the batch"""
+    groups = geometry[3]
+    n, o = g.shape[:2]
+    cols, _ = columns(x, kernel, geometry, g.shape[2:])
+    gg = g.reshape(n, groups, o // groups, -1)
+    gw = np.matmul(gg, cols.transpose(0, 1, 3, 2)).sum(axis=0)
+    return gw.reshape((o, x.shape[1] // groups) + tuple(kernel))
 
 
 def conv_input_grad(g: np.ndarray, w: np.ndarray, shape: tuple, geometry: Geometry):
-    """gI = the transposed convolution: each window's Σ_o g w added back where
-    the window read the input (then the padding cut off)."""
+    """gI = the transposed convolution: col2im of wᵀ g, each window's column
+    added back where the window read the input (then the padding cut off)."""
     stride, padding, dilation, groups = geometry
-    k = w.ndim - 2
     n, o = g.shape[:2]
     out_sp = g.shape[2:]
-    c = shape[1]
-    gg = g.reshape((n, groups, o // groups) + out_sp)
-    wg = w.reshape((groups, o // groups) + w.shape[1:])
-    out_l, ker_l = _letters(k)
-    cols = np.einsum(f"ngo{out_l},goc{ker_l}->ngc{out_l}{ker_l}", gg, wg, optimize=True)
-    cols = cols.reshape((n, c) + out_sp + w.shape[2:])
+    wg = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, C/G * K, O/G)
+    cols = np.matmul(wg, g.reshape(n, groups, o // groups, -1))
+    cols = cols.reshape((n, shape[1]) + w.shape[2:] + out_sp)
     padded = np.zeros(
-        (n, c) + tuple(s + 2 * p for s, p in zip(shape[2:], padding)), g.dtype
+        (n, shape[1]) + tuple(s + 2 * p for s, p in zip(shape[2:], padding)), g.dtype
     )
-    for offset in np.ndindex(*w.shape[2:]):  # one kernel position at a time
-        key = tuple(
-            slice(j * d, j * d + s * (m - 1) + 1, s)
-            for j, d, s, m in zip(offset, dilation, stride, out_sp)
-        )
-        padded[(slice(None), slice(None)) + key] += cols[(Ellipsis,) + offset]
+    add_windows(padded, cols, stride, dilation)
     crop = tuple(slice(p, p + s) for p, s in zip(padding, shape[2:]))
     return np.ascontiguousarray(padded[(slice(None), slice(None)) + crop])
 
@@ -338,4 +330,6 @@ def convolution(
     else:
         shape = transposed_shape(x.shape, w.shape, geometry, transposed)
         out = conv_input_grad(x, w, shape, geometry)
-    return out if b is None else out + b.reshape((1, -1) + (1,) * (w.ndim - 2))
+    if b is not None:  # (into the fresh output: no second array)
+        out += b.reshape((1, -1) + (1,) * (w.ndim - 2))
+    return out

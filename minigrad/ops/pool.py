@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import _formula as f
 from ._common import Ctx, Grad, Op, constant
-from ._windows import windows
+from ._windows import add_windows, windows
 
 Pool = tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int], bool]
 
@@ -279,11 +279,10 @@ def avg_pool_backward(
     height = max(shape[-2] + 2 * padding[0], (oh - 1) * stride[0] + kernel[0])
     width = max(shape[-1] + 2 * padding[1], (ow - 1) * stride[1] + kernel[1])
     padded = np.zeros((planes.shape[0], height, width), g.dtype)
-    for i in range(kernel[0]):
-        for j in range(kernel[1]):
-            rows = slice(i, i + stride[0] * (oh - 1) + 1, stride[0])
-            cols = slice(j, j + stride[1] * (ow - 1) + 1, stride[1])
-            padded[:, rows, cols] += planes
+    every_offset = np.broadcast_to(
+        planes[:, None, None], planes.shape[:1] + kernel + (oh, ow)
+    )
+    add_windows(padded, every_offset, stride, (1, 1))
     h, w = shape[-2:]
     crop = padded[:, padding[0] : padding[0] + h, padding[1] : padding[1] + w]
     return np.ascontiguousarray(crop).reshape(shape).astype(g.dtype, copy=False)

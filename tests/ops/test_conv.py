@@ -183,3 +183,32 @@ def test_conv_random_geometry(
         assert str(mine.value) == str(e)
         return
     differential(fn, [x, w])
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"padding": 1},
+        {"stride": 2, "padding": 2, "dilation": 2},
+        {"stride": (2, 1), "groups": 3, "padding": (0, 1)},
+        {"groups": 6, "dilation": (1, 3)},
+    ],
+)
+def test_conv2d_float32_at_lesson_size(kw: dict) -> None:
+    """A float32 batch the size a lesson's CNN uses (im2col's matmul and col2im's
+    adds at real shapes): values and all three gradients within float32 noise of
+    PyTorch's, the result's dtype float32."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((8, 6, 15, 13)).astype(np.float32)
+    w = rng.standard_normal((12, 6 // kw.get("groups", 1), 3, 3)).astype(np.float32)
+    b = rng.standard_normal(12).astype(np.float32)
+    results = []
+    for lib in (minigrad, torch):
+        args = [lib.tensor(a, requires_grad=True) for a in (x, w, b)]
+        out = lib.nn.functional.conv2d(*args, **kw)
+        g = np.random.default_rng(8).standard_normal(tuple(out.shape))
+        out.backward(lib.tensor(g.astype(np.float32)))
+        assert str(out.dtype).endswith("float32")
+        results.append([out.detach().numpy()] + [a.grad.numpy() for a in args])
+    for mine, theirs in zip(*results):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-4, atol=1e-4)
