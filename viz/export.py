@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from graphviz.quoting import quote
 
 from . import render
-from .dot import FONT, THEMES, Theme, esc, fitted, grad_labels
+from .dot import FONT, THEMES, Theme, esc, fitted, grad_labels, lecture
 from .drawing import DEFAULT_DPI, Size, check_dpi, check_parent
 from .player import html_page
 from .widgets.roles import PAINT_ORDER
@@ -135,8 +135,16 @@ def save(
     if fmt == "pdf":  # one layout; each page recolours its shapes
         pages = [styler.svg_changes(frame) for frame in frames]
         grads = [_prefixed(opts.id_prefix, g) for g in frame_grads(stepper, drawing)]
+        edges = [{}] + [
+            _prefixed(opts.id_prefix, stepper.overlay(f).get("edges", {}))
+            for f in stepper.frames
+        ]
+        if view == "forward":  # (the forward view has no gradient edges)
+            edges = [{} for _ in edges]
         svg = render.svg(digraph.source, opts.engine)
-        pdf = pdf_pages(svg, pages, titles, THEMES[opts.theme], grads)
+        page = None if opts.page is None else (opts.page[0] * 72, opts.page[1] * 72)
+        look = lecture(THEMES[opts.theme]) if page else THEMES[opts.theme]
+        pdf = pdf_pages(svg, pages, titles, look, grads, edges, page)
         return _write(path, pdf)
     if fmt == "svg":
         svgs = each_frame(lambda src: render.svg(src, opts.engine))
@@ -511,15 +519,21 @@ def pdf_pages(
     titles: list[str],
     theme: Theme = THEMES["light"],
     grads: list[dict[str, str]] | None = None,
+    edges: list[dict[str, str]] | None = None,
+    page: tuple[float, float] | None = None,
 ) -> bytes:
     """A multi-page PDF of one laid-out SVG: page k applies ``pages[k]`` (SVG
     element id -> DOT attributes: ``color``, ``fillcolor``, ``penwidth``,
     ``style``) to the shapes of those elements, with ``titles[k]`` above, and
     writes ``grads[k]`` (SVG id of a tensor -> its ``.grad`` as text) into
-    those tensors' grad cells. The SVG is parsed once (svglib), so a page
-    costs a redraw, not a new layout and parse. The caption strip says "Step
-    k of n" and explains the highlights; it is painted in the theme's
-    background (a dark PDF is dark everywhere)."""
+    those tensors' grad cells and ``edges[k]`` (SVG id of an edge -> the
+    gradient it carries) in a tag at its middle, as the widget does (in the
+    size of ``theme``'s small text). ``page``: pages of exactly that size in
+    points (a slide), the drawing scaled to fit under the caption, centred;
+    else each page is the drawing's size plus the caption. The SVG is parsed
+    once (svglib), so a page costs a redraw, not a new layout and parse. The
+    caption strip says "Step k of n" and explains the highlights; it is
+    painted in the theme's background (a dark PDF is dark everywhere)."""
     drawing = render.svg_drawing(svg)
     from reportlab.graphics import renderPDF  # (installed with svglib)
     from reportlab.pdfgen.canvas import Canvas
@@ -536,17 +550,34 @@ def pdf_pages(
         for sid, grad in (grads[k] if grads else {}).items():
             if sid in groups:
                 undo += _write_grad(groups[sid], grad)
-        width, height = drawing.width, drawing.height + CAPTION_PT
+        for sid, value in (edges[k] if edges else {}).items():
+            if sid in groups:
+                undo += _tag_edge(groups[sid], value, float(theme.small_pt))
+        width, height = page or (drawing.width, drawing.height + CAPTION_PT)
         canvas.setPageSize((width, height))
         canvas.setFillColor(_rl_color(_css_color(theme.background)))
         canvas.rect(0, 0, width, height, stroke=0, fill=1)
+        # the drawing fills the page under the caption strip, centred
+        room = (
+            width - 2 * render.PAGE_MARGIN_PT,
+            height - CAPTION_PT - render.PAGE_MARGIN_PT,
+        )
+        scale = min(room[0] / drawing.width, room[1] / drawing.height) if page else 1.0
+        canvas.saveState()
+        canvas.translate(
+            (width - drawing.width * scale) / 2,
+            (height - CAPTION_PT - drawing.height * scale) / 2,
+        )
+        canvas.scale(scale, scale)
         renderPDF.draw(drawing, canvas, 0, 0)
+        canvas.restoreState()
+        top = height - CAPTION_PT
         canvas.setFillColor(_rl_color(theme.text))
         canvas.setFont("Helvetica-Bold", 13)
         caption = re.sub(r"^Step (\d+):", rf"Step \1 of {len(pages) - 1}:", title)
-        canvas.drawString(10, drawing.height + 22, caption)
+        canvas.drawString(10, top + 22, caption)
         if k:  # the picture before backward has no highlight to explain
-            _role_legend(canvas, 10, drawing.height + 6, theme)
+            _role_legend(canvas, 10, top + 6, theme)
         canvas.showPage()
         for shape, name, value in reversed(undo):  # back to the plain picture
             setattr(shape, name, value)
@@ -640,6 +671,57 @@ def _write_grad(group: Any, grad: str) -> list[tuple[Any, str, Any]]:
         undo.append((s, "text", s.text))
         s.text = line
     return undo
+
+
+# the widget's edge-value tag (graph_view.css: .mg-overlay, .mg-edge-value)
+EDGE_TAG = {"fill": "#fff3e0", "stroke": "#d55e00", "text": "#1a1a1a"}
+
+
+def _tag_edge(group: Any, value: str, pt: float) -> list[tuple[Any, str, Any]]:
+    """Add a tag saying ``value`` in ``pt``-point text at the middle of an
+    edge's path (where the widget puts it); returns what to set back."""
+    from reportlab.graphics.shapes import Group, Rect, String
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    path = next((s for s in _shapes(group) if hasattr(s, "operators")), None)
+    if path is None or len(path.points) < 8:
+        return []
+    x, y = _middle(path.points)
+    width = stringWidth(value, "Helvetica", pt)
+    box = Rect(-3, -0.3 * pt, width + 6, 1.2 * pt, rx=3, ry=3, strokeWidth=0.8)
+    box.fillColor = _rl_color(EDGE_TAG["fill"])
+    box.strokeColor = _rl_color(EDGE_TAG["stroke"])
+    text = String(0, 0, value, fontName="Helvetica", fontSize=pt)
+    text.fillColor = _rl_color(EDGE_TAG["text"])
+    # (the drawing's y axis points down, as in SVG: the tag is flipped back)
+    tag = Group(box, text, transform=(1, 0, 0, -1, x + 4, y + 4))
+    undo = [(group, "contents", group.contents)]
+    group.contents = [*group.contents, tag]
+    return undo
+
+
+def _middle(points: list[float]) -> tuple[float, float]:
+    """About the middle of a path of cubic Béziers (x0 y0, then 6 numbers a
+    segment): the middle segment's midpoint, or the joint between the two
+    middle ones."""
+    segments = [points[i - 2 : i + 6] for i in range(2, len(points) - 5, 6)]
+    n = len(segments)
+    if n % 2 == 0:
+        return segments[n // 2][0], segments[n // 2][1]
+    x0, y0, x1, y1, x2, y2, x3, y3 = segments[n // 2]
+    return (
+        (x0 + 3 * x1 + 3 * x2 + x3) / 8,
+        (y0 + 3 * y1 + 3 * y2 + y3) / 8,
+    )
+
+
+def _shapes(node: Any) -> Any:
+    """The shapes (not groups) of a reportlab group, in drawing order."""
+    for child in getattr(node, "contents", ()):
+        if hasattr(child, "contents"):
+            yield from _shapes(child)
+        else:
+            yield child
 
 
 def _strings(node: Any) -> Any:
