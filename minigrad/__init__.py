@@ -465,6 +465,33 @@ def set_num_threads(n: int) -> None:
     """Accepted for compatibility (numpy's BLAS threads are set by the environment)."""
 
 
+def _inplace_function(name: str) -> Any:
+    """``minigrad.sin_(t)`` is ``t.sin_()``: the input must be a Tensor."""
+
+    def fn(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if not isinstance(input, Tensor):
+            raise TypeError(
+                f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                f"{type(input).__name__}"
+            )
+        return getattr(input, name)(*args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"``minigrad.{name}(t, ...)`` is ``t.{name}(...)``."
+    return fn
+
+
+# PyTorch's top-level in-place functions that are Tensor methods here too
+for _name in (
+    "abs_ acos_ acosh_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_ arctanh_ asin_ "
+    "asinh_ atan_ atanh_ ceil_ clip_ cos_ cosh_ detach_ erf_ exp2_ exp_ expm1_ "
+    "fill_ fix_ floor_ frac_ log10_ log1p_ log2_ log_ neg_ negative_ reciprocal_ "
+    "relu_ round_ rsqrt_ sigmoid_ sin_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ zero_"
+).split():
+    globals()[_name] = _inplace_function(_name)
+del _name
+
+
 # ---- nn and optim (imported last: they build on everything above)
 from . import func, nn, optim  # noqa: E402
 from ._device import (  # noqa: E402
@@ -494,3 +521,18 @@ def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:  # noqa: 
 from . import as_torch  # noqa: E402  (minigrad.as_torch(); inert until called)
 
 load_ipython_extension = as_torch.load_ipython_extension  # %load_ext minigrad
+
+
+def selu_(input: Tensor) -> Tensor:
+    """``selu`` in place (EluBackward1)."""
+    return nn.functional.selu(input, inplace=True)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """``celu`` in place (CeluBackward1)."""
+    return nn.functional.celu(input, alpha, inplace=True)
+
+
+def dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    """``dropout`` in place."""
+    return nn.functional.dropout(input, p, train, inplace=True)

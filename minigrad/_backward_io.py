@@ -41,8 +41,11 @@ def _root_grads(outputs: Sequence[Any], grads: Sequence[Any], graph: bool) -> li
                 )
             g = np.ones(out._data.shape, out._data.dtype)
         else:
-            if not isinstance(g, node.Tensor):
-                g = node.Tensor._make(np.asarray(g, out._data.dtype), False)
+            if not isinstance(g, node.Tensor):  # backward([1.0, 1.0]): a float each
+                raise TypeError(
+                    "gradients can be either Tensors or None, but got "
+                    f"{type(g).__name__}"
+                )
             if g.shape != out.shape:
                 raise RuntimeError(
                     f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "

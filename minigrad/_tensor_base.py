@@ -643,6 +643,11 @@ class TensorBase(ViewsAndInplace):
     def neg_(self) -> Tensor:
         return self._inplace(A.Neg)
 
+    negative_ = neg_
+
+    def square_(self) -> Tensor:
+        return self.pow_(2)
+
     # ----------------------------------- elementwise, one tensor (ops/unary.py)
     def exp(self) -> Tensor:
         return U.Exp.apply(self)
@@ -909,6 +914,28 @@ class TensorBase(ViewsAndInplace):
         return matmul(self, other)
 
     # -------------------------------------------- reductions (ops/reduction.py)
+    def sum_to_size(self, *size: Any) -> Tensor:
+        """The sum down to ``size``, which must expand to this tensor's shape:
+        leading dims summed away, dims of size 1 in ``size`` summed keeping them
+        (SumBackward1, then ViewBackward0 if dims went away); ``self`` when
+        nothing is summed."""
+        if not size:
+            raise TypeError(
+                'sum_to_size() missing 1 required positional arguments: "size"'
+            )
+        shape = _shape_arg(size, "sum_to_size")
+        lead = self.dim() - len(shape)
+        own = tuple(self.shape)
+        if lead < 0 or any(s not in (1, n) for s, n in zip(shape, own[lead:])):
+            raise RuntimeError(
+                f"size {{{list(shape)}}} is not expandable to size {{{list(own)}}}."
+            )
+        dims = [*range(lead)] + [
+            i for i in range(lead, len(own)) if shape[i - lead] == 1 and own[i] != 1
+        ]
+        out = self.sum(tuple(dims), keepdim=True) if dims else self
+        return out.view(*shape) if lead else out
+
     def sum(
         self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     ) -> Tensor:
