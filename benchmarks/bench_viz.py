@@ -16,11 +16,15 @@ rows time how fast a graph over the node limit is refused. Targets from issue
 timed unit test; the machine's load average is printed first (on a shared
 machine wall times grow with it), and each row also gives the CPU time.
 
-``--profile`` splits the two slow cases into walk, DOT, layout and SVG. It
-shows where the time goes: unfolded, the layout is ~90% (about 0.5 ms of CPU
-per drawn node; SVG writing, walk and DOT are small) and straight or
-polyline edges change little once shared leaves are drawn per use; fewer
-nodes (folding) is the lever that works.
+``--profile`` splits the two slow cases into walk, DOT, layout and SVG, and
+times the layout of the same DOT with the levers of issue #14. It shows where
+the time goes: unfolded, the layout is ~80% (0.6-0.7 ms of CPU per drawn
+node, linear from 180 to 1,500 nodes, so splitting the layout gains nothing;
+SVG writing, walk and DOT are small); straight or polyline edges change
+little once shared leaves are drawn per use; the HTML-like labels are about
+half of the layout (one-font labels save ~20-25%, a bare "x" label ~60%: the
+engine's floor, ~0.3 ms a node). Fewer nodes (folding) is the lever that
+works.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import resource
 import sys
 import time
@@ -244,18 +249,47 @@ def profile(t: Any, engine: str, repeat: int) -> int:
             dot = best_of(lambda d=d: d.source, repeat)
             src = d.source
             row = [f"walk {walk[1]:.2f}", f"DOT {dot[1]:.2f}"]
-            for what, fmt, extra in [
-                ("layout", "plain", ""),
-                ("layout+SVG", "svg", ""),
-                ("polyline", "svg", "splines=polyline"),
-                ("line", "svg", "splines=line"),
-            ]:
-                text = src.replace("{", "{\n\t" + extra + "\n", 1) if extra else src
+            variants = [
+                ("layout", "plain", src),
+                ("layout+SVG", "svg", src),
+                ("polyline", "svg", with_graph_attr(src, "splines=polyline")),
+                ("line", "svg", with_graph_attr(src, "splines=line")),
+                ("one-font labels", "svg", one_font_labels(src)),
+                ("label 'x' (floor)", "svg", LABEL.sub('label="x" ', src)),
+            ]
+            for what, fmt, text in variants:
                 run = lambda text=text, fmt=fmt: render.run_engine(text, fmt, engine)  # noqa: E731
                 row.append(f"{what} {best_of(run, repeat)[1]:.2f}")
             label = f"{name} ({'unfolded' if fold is False else 'folded'})"
             print(f"  {label:42s} " + ", ".join(row), flush=True)
     return 0
+
+
+# A node's HTML-like label: a table of rows (a bold name, small grey details,
+# Courier numbers). The profile's label variants rewrite it to measure what
+# the labels cost the layout (the drawing itself is not changed).
+LABEL = re.compile(r"label=<<table.*?</table>>\s")
+_CELL = re.compile(r"<td[^>]*>(.*?)</td>")
+_FONT = re.compile(r"<font[^>]*>|</font>")
+
+
+def with_graph_attr(src: str, attr: str) -> str:
+    return src.replace("{", "{\n\t" + attr + "\n", 1)
+
+
+def one_font_labels(src: str) -> str:
+    """Each label without its table: the bold name, then every detail line in
+    one small grey font (numbers no longer in Courier)."""
+
+    def rewrite(m: re.Match) -> str:
+        name, *rest = _CELL.findall(m.group(0))
+        body = name
+        if rest:
+            lines = "<br/>".join(_FONT.sub("", c) for c in rest)
+            body += f'<br/><font point-size="10" color="#555555">{lines}</font>'
+        return f"label=<{body}> "
+
+    return LABEL.sub(rewrite, src)
 
 
 def verdict(best: tuple[float, float], target: float | None) -> str:
