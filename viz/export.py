@@ -527,8 +527,8 @@ def pdf_pages(
     ``style``) to the shapes of those elements, with ``titles[k]`` above, and
     writes ``grads[k]`` (SVG id of a tensor -> its ``.grad`` as text) into
     those tensors' grad cells and ``edges[k]`` (SVG id of an edge -> the
-    gradient it carries) in a tag at its middle, as the widget does (in the
-    size of ``theme``'s small text). ``page``: pages of exactly that size in
+    gradient it carries) in a tag at its middle, as the widget does (`TAG_EM`
+    of ``theme``'s node names). ``page``: pages of exactly that size in
     points (a slide), the drawing scaled to fit under the caption, centred;
     else each page is the drawing's size plus the caption. The SVG is parsed
     once (svglib), so a page costs a redraw, not a new layout and parse. The
@@ -552,7 +552,7 @@ def pdf_pages(
                 undo += _write_grad(groups[sid], grad)
         for sid, value in (edges[k] if edges else {}).items():
             if sid in groups:
-                undo += _tag_edge(groups[sid], value, float(theme.small_pt))
+                undo += _tag_edge(groups[sid], value, TAG_EM * float(theme.node_pt))
         width, height = page or (drawing.width, drawing.height + CAPTION_PT)
         canvas.setPageSize((width, height))
         canvas.setFillColor(_rl_color(_css_color(theme.background)))
@@ -675,6 +675,7 @@ def _write_grad(group: Any, grad: str) -> list[tuple[Any, str, Any]]:
 
 # the widget's edge-value tag (graph_view.css: .mg-overlay, .mg-edge-value)
 EDGE_TAG = {"fill": "#fff3e0", "stroke": "#d55e00", "text": "#1a1a1a"}
+TAG_EM = 0.8  # the tag's text to a node name's (the widget: 10 px to 12 pt)
 
 
 def _tag_edge(group: Any, value: str, pt: float) -> list[tuple[Any, str, Any]]:
