@@ -99,6 +99,7 @@ from .ops import einsum as _einsum
 from .ops import join as J
 from .ops import selection as C
 from .ops.linalg import matmul as _matmul
+from .ops.linalg import tensordot as _tensordot
 
 __version__ = "0.1.0"
 Tensor.__module__ = "minigrad"  # <class 'minigrad.Tensor'>, as torch.Tensor
@@ -159,7 +160,8 @@ for _name in (
     "tile diagonal diag diag_embed trace index_fill addcmul addcdiv lerp all any "
     "masked_select masked_scatter cumprod unflatten broadcast_to repeat_interleave "
     "tensor_split nonzero count_nonzero logaddexp hypot logit deg2rad rad2deg "
-    "isclose fmod divide scatter_reduce nansum nanmean put cummax cummin"
+    "isclose fmod divide scatter_reduce nansum nanmean put cummax cummin addmm addmv "
+    "addbmm baddbmm"
 ).split():
     globals()[_name] = _method(_name)
 del _name
@@ -221,9 +223,14 @@ def _two_tensors(name: str) -> Any:
     return fn
 
 
-for _name in ("fmax", "fmin"):
+for _name in ("fmax", "fmin", "inner"):
     globals()[_name] = _two_tensors(_name)
 del _name
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
+    """Sums of products over ``dims`` (a count, or two lists of dims)."""
+    return _tensordot(a, b, dims)
 
 
 def take(input: Tensor, index: Tensor) -> Tensor:

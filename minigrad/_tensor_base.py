@@ -913,6 +913,33 @@ class TensorBase(ViewsAndInplace):
     def matmul(self, other: Tensor) -> Tensor:
         return matmul(self, other)
 
+    def addmm(
+        self, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1
+    ) -> Tensor:
+        """``beta * self + alpha * (mat1 @ mat2)``."""
+        return L.Addmm.apply(self, mat1, mat2, beta, alpha)
+
+    def addmv(
+        self, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1
+    ) -> Tensor:
+        """``beta * self + alpha * (mat @ vec)``."""
+        return L.Addmv.apply(self, mat, vec, beta, alpha)
+
+    def baddbmm(
+        self, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1
+    ) -> Tensor:
+        """``beta * self + alpha * (batch1 @ batch2)``, batched."""
+        return L.Baddbmm.apply(self, batch1, batch2, beta, alpha)
+
+    def addbmm(
+        self, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1
+    ) -> Tensor:
+        """``beta * self + alpha * Σ_b batch1[b] @ batch2[b]``."""
+        return L.Addbmm.apply(self, batch1, batch2, beta, alpha)
+
+    def inner(self, other: Tensor) -> Tensor:
+        return L.inner(self, _tensor_arg("inner", other))
+
     # -------------------------------------------- reductions (ops/reduction.py)
     def sum_to_size(self, *size: Any) -> Tensor:
         """The sum down to ``size``, which must expand to this tensor's shape:

@@ -1,14 +1,19 @@
 """Matrix products: dot, mv, mm, bmm, addmm (what ``F.linear`` records),
-and ``matmul``, the ``@`` dispatch that picks one of them by the operands'
-ranks, recording the same nodes as PyTorch.
+addmv, addbmm and baddbmm; ``matmul``, the ``@`` dispatch that picks one of
+them by the operands' ranks, recording the same nodes as PyTorch; and
+``tensordot`` and ``inner``, which PyTorch records as permutes, reshapes and
+one ``mm`` (or ``dot``).
 
 Classes (and the node each records):
 
-    Dot    DotBackward0
-    Mv     MvBackward0
-    Mm     MmBackward0
-    Bmm    BmmBackward0
-    Addmm  AddmmBackward0
+    Dot      DotBackward0
+    Mv       MvBackward0
+    Mm       MmBackward0
+    Bmm      BmmBackward0
+    Addmm    AddmmBackward0
+    Addmv    AddmvBackward0
+    Addbmm   AddbmmBackward0
+    Baddbmm  BaddbmmBackward0
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import numpy as np
 from .. import _formula as f
 from .._dtype import from_numpy_dtype
 from ._common import Ctx, Grad, Op, broadcast_shape, dtype_name, is_tensor, promoted
+from ._dims import normalize_dims
 from .views import SqueezeDimInplace, UnsafeView
 
 
@@ -216,8 +222,29 @@ def _matmul_add(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+def maybe_multiply(g: Any, s: Any) -> Any:
+    """``g * s`` for a Python number ``s``, skipped when ``s`` is 1 (PyTorch's
+    maybe_multiply: MulBackward1 under create_graph only for another ``s``)."""
+    return g if s == 1 else f.scale(g, s)
+
+
+def _scaled_sum(b: np.ndarray, product: np.ndarray, beta: Any, alpha: Any) -> Any:
+    """``beta * b + alpha * product``; with beta 0 the input is ignored (nan
+    and inf in it too), as PyTorch documents."""
+    if alpha != 1:
+        product = product * alpha
+    if beta == 0:
+        return np.array(np.broadcast_to(product, product.shape), order="C")
+    return product + (b if beta == 1 else b * beta)
+
+
+def _matrix(name: str, x: np.ndarray) -> None:
+    if x.ndim != 2:
+        raise RuntimeError(f"{name} must be a matrix, got {x.ndim}-D tensor")
+
+
 class Addmm(Op):
-    """d (bias + m1 @ m2) = (g summed to bias, g @ m2ᵀ, m1ᵀ @ g)"""
+    """d (beta bias + alpha m1 @ m2) = (beta g, alpha g @ m2ᵀ, alpha m1ᵀ @ g)"""
 
     node_name, saved = "AddmmBackward0", ("mat1", "mat2")
     saved_attrs = (
@@ -230,8 +257,12 @@ class Addmm(Op):
     )
 
     @staticmethod
-    def forward(ctx: Ctx, bias: Any, m1: Any, m2: Any) -> Any:
+    def forward(
+        ctx: Ctx, bias: Any, m1: Any, m2: Any, beta: Any = 1, alpha: Any = 1
+    ) -> Any:
         b, x, w = bias._data, m1._data, m2._data
+        _matrix("mat1", x)
+        _matrix("mat2", w)
         if x.dtype != w.dtype:
             raise RuntimeError(
                 "mat1 and mat2 must have the same dtype, but got "
@@ -247,19 +278,15 @@ class Addmm(Op):
                 "self and mat2 must have the same dtype, but got "
                 f"{dtype_name(b)} and {dtype_name(w)}"
             )
-        try:
+        target = [x.shape[0], w.shape[1]]
+        _expands_to(b.shape, target)
+        if beta == 1 and alpha == 1:
             out = _matmul_add(x, w, b)
-        except ValueError:
-            target = [x.shape[0], w.shape[1]]
-            raise RuntimeError(
-                f"The expanded size of the tensor ({target[-1]}) must match the "
-                f"existing size ({b.shape[-1]}) at non-singleton dimension "
-                f"{len(target) - 1}.  Target sizes: {target}.  Tensor sizes: "
-                f"{list(b.shape)}"
-            ) from None
-        _, need_x, need_w = ctx.needs_input_grad
+        else:
+            out = _scaled_sum(b, x @ w, beta, alpha)
+        _, need_x, need_w = ctx.needs_input_grad[:3]  # (linear passes three)
         ctx.save_for_backward(m1 if need_w else None, m2 if need_x else None)
-        ctx.alpha = ctx.beta = 1
+        ctx.alpha, ctx.beta = alpha, beta
         ctx.mat1_sym_sizes, ctx.mat2_sym_sizes = x.shape, w.shape
         ctx.mat1_sym_strides = element_strides(x) if need_x else ()
         ctx.mat2_sym_strides = element_strides(w) if need_w else ()
@@ -269,8 +296,8 @@ class Addmm(Op):
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
         x, w = ctx.saved_tensors
-        need_b, need_x, need_w = ctx.needs_input_grad
-        gb = f.sum_to(g, ctx.bias_shape) if need_b else None
+        need_b, need_x, need_w = ctx.needs_input_grad[:3]
+        gb = f.sum_to(maybe_multiply(g, ctx.beta), ctx.bias_shape) if need_b else None
         layouts = (
             (ctx.mat1_sym_sizes, ctx.mat1_sym_strides),
             (
@@ -278,7 +305,162 @@ class Addmm(Op):
                 ctx.mat2_sym_strides,
             ),
         )
-        return (gb, *mm_backward(g, x, w, need_x, need_w, layouts))
+        gx, gw = mm_backward(g, x, w, need_x, need_w, layouts)
+        if gx is not None:
+            gx = maybe_multiply(gx, ctx.alpha)
+        if gw is not None:
+            gw = maybe_multiply(gw, ctx.alpha)
+        return gb, gx, gw, None, None  # (extra Nones are dropped)
+
+
+def _expands_to(shape: tuple, target: list) -> None:
+    """The input of addmm and its kind must broadcast to the product's shape,
+    with PyTorch's message when it does not."""
+    lead = len(target) - len(shape)
+    for i in range(len(shape) - 1, -1, -1):
+        n, want = shape[i], target[lead + i] if lead + i >= 0 else None
+        if want is None or (n != want and n != 1):
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target[-1]}) must match the "
+                f"existing size ({shape[-1]}) at non-singleton dimension "
+                f"{len(target) - 1}.  Target sizes: {target}.  Tensor sizes: "
+                f"{list(shape)}"
+            )
+
+
+class Addmv(Op):
+    """d (beta b + alpha M @ v) = (beta g, alpha outer(g, v), alpha Mᵀ @ g)"""
+
+    node_name, saved = "AddmvBackward0", ("mat", "vec")
+    saved_attrs = ("alpha", "beta")
+
+    @staticmethod
+    def forward(
+        ctx: Ctx, bias: Any, mat: Any, vec: Any, beta: Any = 1, alpha: Any = 1
+    ) -> Any:
+        b, m, v = bias._data, mat._data, vec._data
+        if m.ndim != 2 or v.ndim != 1:
+            raise RuntimeError(
+                f"vector + matrix @ vector expected, got {b.ndim}, {m.ndim}, {v.ndim}"
+            )
+        _same_dtype("mv", m, v)
+        if m.shape[1] != v.shape[0] or b.shape not in ((m.shape[0],), (1,), ()):
+            raise RuntimeError(
+                f"size mismatch, got input ({b.shape[0] if b.ndim else 1}), mat "
+                f"({m.shape[0]}x{m.shape[1]}), vec ({v.shape[0]})"
+            )
+        _, need_m, need_v, _, _ = ctx.needs_input_grad
+        ctx.save_for_backward(mat if need_v else None, vec if need_m else None)
+        ctx.alpha, ctx.beta, ctx.bias_shape = alpha, beta, b.shape
+        return promoted(_scaled_sum(b, m @ v, beta, alpha), mat, vec)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        m, v = ctx.saved_tensors
+        need_b, need_m, need_v, _, _ = ctx.needs_input_grad
+        gb = f.sum_to(maybe_multiply(g, ctx.beta), ctx.bias_shape) if need_b else None
+        gm = maybe_multiply(f.outer(g, v), ctx.alpha) if need_m else None
+        gv = maybe_multiply(f.mT(m) @ g, ctx.alpha) if need_v else None
+        return gb, gm, gv, None, None
+
+
+def _batches(b1: np.ndarray, b2: np.ndarray) -> None:
+    _same_dtype("bmm", b1, b2)
+    if b1.ndim != 3 or b2.ndim != 3:
+        bad = "batch1" if b1.ndim != 3 else "batch2"
+        raise RuntimeError(f"{bad} must be a 3D tensor")
+    if b1.shape[0] != b2.shape[0] or b1.shape[2] != b2.shape[1]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{b1.shape[0]}, {b1.shape[2]}] but got: [{b2.shape[0]}, "
+            f"{b2.shape[1]}]."
+        )
+
+
+class Baddbmm(Op):
+    """d (beta a + alpha B1 @ B2) batched = (beta g, alpha g @ B2ᵀ, alpha B1ᵀ @ g)"""
+
+    node_name, saved = "BaddbmmBackward0", ("batch1", "batch2")
+    saved_attrs = ("alpha", "beta")
+
+    @staticmethod
+    def forward(
+        ctx: Ctx, a: Any, b1: Any, b2: Any, beta: Any = 1, alpha: Any = 1
+    ) -> Any:
+        x, y = b1._data, b2._data
+        _batches(x, y)
+        target = [x.shape[0], x.shape[1], y.shape[2]]
+        _expands_to(a._data.shape, target)
+        ctx.save_for_backward(b1, b2)
+        ctx.alpha, ctx.beta, ctx.input_shape = alpha, beta, a._data.shape
+        return promoted(_scaled_sum(a._data, x @ y, beta, alpha), b1, b2)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        b1, b2 = ctx.saved_tensors
+        need_a, need1, need2, _, _ = ctx.needs_input_grad
+        ga = f.sum_to(maybe_multiply(g, ctx.beta), ctx.input_shape) if need_a else None
+        g1 = maybe_multiply(g @ f.transpose(b2, 1, 2), ctx.alpha) if need1 else None
+        g2 = maybe_multiply(f.transpose(b1, 1, 2) @ g, ctx.alpha) if need2 else None
+        return ga, g1, g2, None, None
+
+
+class Addbmm(Op):
+    """d (beta a + alpha Σ_b B1_b @ B2_b) = (beta g, alpha g @ B2_bᵀ, alpha
+    B1_bᵀ @ g), g repeated over the batch"""
+
+    node_name, saved = "AddbmmBackward0", ("batch1", "batch2")
+    saved_attrs = (
+        "alpha",
+        "batch1_sym_argsize_0",
+        "batch1_sym_argsize_1",
+        "batch2_sym_argsize_2",
+        "beta",
+    )
+
+    @staticmethod
+    def forward(
+        ctx: Ctx, a: Any, b1: Any, b2: Any, beta: Any = 1, alpha: Any = 1
+    ) -> Any:
+        x, y = b1._data, b2._data
+        if x.ndim == 3 and y.ndim == 3:  # addbmm's kernel words its checks apart
+            _expands_to(a._data.shape, [x.shape[1], y.shape[2]])
+            if x.shape[0] != y.shape[0]:
+                raise RuntimeError(
+                    "batch1 and batch2 must have same number of batches, got "
+                    f"{x.shape[0]} and {y.shape[0]}"
+                )
+            if x.shape[2] != y.shape[1]:
+                raise RuntimeError(
+                    f"Incompatible matrix sizes for bmm ({x.shape[1]}x{x.shape[2]} "
+                    f"and {y.shape[1]}x{y.shape[2]})"
+                )
+        _batches(x, y)
+        ctx.save_for_backward(b1, b2)
+        ctx.alpha, ctx.beta, ctx.input_shape = alpha, beta, a._data.shape
+        ctx.batch1_sym_argsize_0, ctx.batch1_sym_argsize_1 = x.shape[:2]
+        ctx.batch2_sym_argsize_2 = y.shape[2]
+        product = (
+            (x @ y).sum(axis=0)
+            if x.shape[0]
+            else np.zeros((x.shape[1], y.shape[2]), x.dtype)
+        )
+        return promoted(_scaled_sum(a._data, product, beta, alpha), b1, b2)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        b1, b2 = ctx.saved_tensors
+        need_a, need1, need2, _, _ = ctx.needs_input_grad
+        ga = f.sum_to(maybe_multiply(g, ctx.beta), ctx.input_shape) if need_a else None
+        shape = (
+            ctx.batch1_sym_argsize_0,
+            ctx.batch1_sym_argsize_1,
+            ctx.batch2_sym_argsize_2,
+        )
+        gs = f.expand(f.unsqueeze(g, 0), shape)
+        g1 = maybe_multiply(gs @ f.transpose(b2, 1, 2), ctx.alpha) if need1 else None
+        g2 = maybe_multiply(f.transpose(b1, 1, 2) @ gs, ctx.alpha) if need2 else None
+        return ga, g1, g2, None, None
 
 
 # ---------------------------------------------------------- the @ dispatch
@@ -363,3 +545,76 @@ def matmul(input: Any, other: Any) -> Any:
     b3 = b2.expand(batch + b2._data.shape[-2:]).reshape(-1, k, m)
     out_shape = batch + ((n,) if da > 1 else ()) + ((m,) if db > 1 else ())
     return UnsafeView.apply(a3.bmm(b3), out_shape)
+
+
+# ---------------------------------------------------------- tensordot, inner
+def _dims_arg(dims: Any, da: int, db: int) -> tuple[list, list]:
+    """``tensordot``'s ``dims``: a count n (the last n dims of ``a`` against the
+    first n of ``b``) or two lists of dims."""
+    if is_tensor(dims) and dims._data.ndim == 0:
+        dims = int(dims._data)
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(da, db):
+            raise RuntimeError(
+                f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}"
+            )
+        return list(range(-dims, 0)), list(range(dims))
+    d1, d2 = dims
+    return _int_list(d1), _int_list(d2)
+
+
+def _int_list(d: Any) -> list:
+    return [int(d)] if isinstance(d, int) else [int(i) for i in d]
+
+
+def tensordot(a: Any, b: Any, dims: Any = 2) -> Any:
+    """Sum of products over ``dims`` of ``a`` and ``b``: the contracted dims
+    permuted last in ``a`` and first in ``b``, both reshaped into matrices, one
+    ``mm`` (a ``dot`` when no dim is left), reshaped to the free dims, as
+    PyTorch records it. A contracted dim of size 1 on one side is summed out
+    of the other first."""
+    d1, d2 = _dims_arg(dims, a._data.ndim, b._data.ndim)
+    if len(d1) != len(d2):
+        raise RuntimeError("both dimension lists should have same length")
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    n1, n2 = normalize_dims(d1, a._data.ndim), normalize_dims(d2, b._data.ndim)
+    t1, t2, csize = a, b, 1
+    sizes1, sizes2 = [a.shape[i] for i in n1], [b.shape[j] for j in n2]
+    for i, j, s1, s2 in zip(d1, d2, sizes1, sizes2):
+        if s2 == 1:
+            t1 = t1.sum(i, True)
+        elif s1 == 1:
+            t2 = t2.sum(j, True)
+        elif s1 != s2:
+            raise RuntimeError(
+                f"contracted dimensions need to match, but first has size {s1} in "
+                f"dim {i} and second has size {s2} in dim {j}"
+            )
+        else:
+            csize *= s1
+    free1 = [i for i in range(a._data.ndim) if i not in n1]
+    free2 = [i for i in range(b._data.ndim) if i not in n2]
+    sizes = [t1.shape[i] for i in free1] + [t2.shape[i] for i in free2]
+    t1, t2 = t1.permute(free1 + d1), t2.permute(d2 + free2)
+    if not free1 and not free2:
+        v1 = t1 if t1._data.ndim == 1 else t1.reshape(csize)
+        v2 = t2 if t2._data.ndim == 1 else t2.reshape(csize)
+        return v1.dot(v2).reshape(sizes)
+    rows = int(np.prod(t1._data.shape[: len(free1)]))
+    cols = int(np.prod(t2._data.shape[len(d2) :]))
+    return t1.reshape(rows, csize).mm(t2.reshape(csize, cols)).reshape(sizes)
+
+
+def inner(a: Any, b: Any) -> Any:
+    """The sum of products over the last dim of both (``a * b`` for a 0-d one)."""
+    if a._data.ndim == 0 or b._data.ndim == 0:
+        return a * b
+    if a.shape[-1] != b.shape[-1]:
+        raise RuntimeError(
+            "inner() the last dimension must match on both input tensors but got "
+            f"shapes {list(a.shape)} and {list(b.shape)}"
+        )
+    return tensordot(a, b, ([-1], [-1]))

@@ -272,6 +272,11 @@ LINALG: dict[str, Case] = {
     "Mm": case(lambda T, a, b: a @ b, S, (3, 2)),
     "Bmm": case(lambda T, a, b: a @ b, (2, 2, 3), (2, 3, 2)),
     "Addmm": case(lambda T, x, w, b: F(T).linear(x, w, b), S, (4, 3), (4,)),
+    "Addmv": case(lambda T, b, m, v: T.addmv(b, m, v, beta=2), (2,), S, (3,)),
+    "Baddbmm": case(
+        lambda T, a, x, y: a.baddbmm(x, y, alpha=0.5), (2, 2), (2, 2, 3), (2, 3, 2)
+    ),
+    "Addbmm": case(lambda T, a, x, y: T.addbmm(a, x, y), (2,), (2, 2, 3), (2, 3, 2)),
 }
 
 

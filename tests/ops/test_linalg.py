@@ -1,6 +1,7 @@
 """Matrix products (ops/linalg.py): dot, mv, mm, bmm, ``@`` in every rank
 combination (the ``matmul`` dispatch), the saved strides of transposed
-operands, outer.
+operands, outer; addmm, addmv, baddbmm, addbmm with beta and alpha; tensordot
+and inner (PyTorch's permutes, reshapes and mm).
 
 Each op: float64 gradcheck, the same expression against PyTorch (values,
 gradients, nodes, next_functions, ``_saved_*``), and second order where it
@@ -19,6 +20,7 @@ from op_harness import (
     arrays,
     check_gradcheck,
     differential,
+    same_error,
     second_order,
 )
 
@@ -113,3 +115,92 @@ def test_outer() -> None:
     differential(lambda T, x, y: x.outer(y), [a, b], requires_grad=(False, True))
     differential(lambda T, x, y: x[::2].outer(y), [a, b])
     second_order(lambda T, x, y: T.outer(x, y) ** 2, [a, b])
+
+
+# ---------------------------------------- addmm and kin, tensordot, inner
+PRODUCTS: dict[str, tuple[Any, tuple]] = {
+    "addmm": (lambda T, b, m, n: T.addmm(b, m, n), ((3,), (2, 4), (4, 3))),
+    "addmm_scaled": (
+        lambda T, b, m, n: b.addmm(m, n, beta=2, alpha=0.5),
+        ((2, 1), (2, 4), (4, 3)),
+    ),
+    "addmm_beta0": (
+        lambda T, b, m, n: T.addmm(b, m.t(), n, beta=0),
+        ((2, 3), (4, 2), (4, 3)),
+    ),
+    "addmv": (lambda T, b, m, v: T.addmv(b, m, v, alpha=3), ((2,), (2, 3), (3,))),
+    "addmv_scaled": (
+        lambda T, b, m, v: b.addmv(m, v, beta=-1, alpha=2),
+        ((), (2, 3), (3,)),
+    ),
+    "baddbmm": (
+        lambda T, a, x, y: T.baddbmm(a, x, y, beta=2),
+        ((2, 3), (2, 2, 4), (2, 4, 3)),
+    ),
+    "addbmm": (
+        lambda T, a, x, y: a.addbmm(x, y, alpha=2),
+        ((3,), (2, 2, 4), (2, 4, 3)),
+    ),
+    "tensordot_int": (lambda T, a, b: T.tensordot(a, b, 1), ((2, 3), (3, 4))),
+    "tensordot_two": (lambda T, a, b: T.tensordot(a, b), ((2, 3, 4), (3, 4, 2))),
+    "tensordot_lists": (
+        lambda T, a, b: T.tensordot(a, b, dims=([1, 2], [1, 0])),
+        ((2, 3, 4), (4, 3, 5)),
+    ),
+    "tensordot_vectors": (lambda T, a, b: T.tensordot(a, b, 1), ((3,), (3,))),
+    "tensordot_size1": (
+        lambda T, a, b: T.tensordot(a, b, dims=([0, 1], [0, 1])),
+        ((2, 1), (2, 3)),
+    ),
+    "tensordot_outer": (lambda T, a, b: T.tensordot(a, b, 0), ((2, 2), (3,))),
+    "inner": (lambda T, a, b: T.inner(a, b), ((2, 3), (4, 3))),
+    "inner_vectors": (lambda T, a, b: a.inner(b), ((3,), (3,))),
+    "inner_3d": (lambda T, a, b: T.inner(a, b), ((2, 2, 3), (3,))),
+    "inner_0d": (lambda T, a, b: T.inner(a, b), ((), (2, 3))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRODUCTS))
+def test_products(name: str) -> None:
+    """Values, gradients, nodes (the permutes, reshapes and mm PyTorch records
+    for tensordot), saved alpha and beta, and second order, against PyTorch."""
+    fn, shapes = PRODUCTS[name]
+    rng = np.random.default_rng(12)
+    arrs = [rng.normal(size=s) for s in shapes]
+    check_gradcheck(fn, *arrs)
+    differential(fn, arrs)
+    differential(fn, arrs, np.float32, requires_grad=[False] + [True] * (len(arrs) - 1))
+    second_order(lambda T, *xs: fn(T, *xs) ** 2, arrs)
+
+
+def test_addmm_beta0_ignores_nan_input() -> None:
+    b = np.array([[np.nan, 1.0], [np.inf, 0.0]])
+    m = np.ones((2, 3))
+    differential(lambda T, x, y: T.addmm(x, y, y.t(), beta=0), [b, m])
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda T, a: T.addmm(a[0], a, a),
+        lambda T, a: T.addmm(a[0], a[0], a.t()),
+        lambda T, a: T.addmm(a[0, :2], a, a.t()[0]),
+        lambda T, a: T.addmm(a[0], a, a.t()),
+        lambda T, a: T.addmm(a.double()[0, :2], a, a.t()),
+        lambda T, a: T.addmv(a[0], a, a[0]),
+        lambda T, a: T.addmv(a[:, 0], a[0], a[0]),
+        lambda T, a: T.baddbmm(a, a[None], a[None]),
+        lambda T, a: T.addbmm(a[0], a[None], a[None]),
+        lambda T, a: T.addbmm(a[0], a[None], a.t().expand(2, 3, 2)),
+        lambda T, a: T.tensordot(a, a, dims=([1], [1, 0])),
+        lambda T, a: T.tensordot(a, a, 1),
+        lambda T, a: T.tensordot(a, a, 3),
+        lambda T, a: T.tensordot(a, a, -1),
+        lambda T, a: T.tensordot(a, a.double(), 1),
+        lambda T, a: T.tensordot(a, a, dims=([1], [2])),
+        lambda T, a: T.inner(a, a.t()),
+        lambda T, a: T.inner(a[0], a[0].double()),
+    ],
+)
+def test_product_errors(fn: Any) -> None:
+    same_error(fn, np.ones((2, 3)))
