@@ -26,6 +26,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import struct
 import sys
 import threading
 from collections.abc import Callable
@@ -150,14 +151,22 @@ def save(
         svgs = each_frame(lambda src: render.svg(src, opts.engine))
         return _write_frames(path, [s.encode() for s in svgs], "svg")
     dpi = dpi or (GIF_DPI if fmt == "gif" else DEFAULT_DPI)
-    pngs = each_frame(lambda src: render.png(src, opts.engine, dpi))
     # the caption strip of each frame: "Step k of n: ..." and the highlights
     captions = [
         caption_source(title, theme_look, styler.styles, legend=k > 0)
         for k, title in enumerate(titles)
     ]
     strips = each_frame(lambda src: render.png(src, opts.engine, dpi), captions)
-    pngs = captioned(pngs, strips, theme_look.background, dpi)
+    scale, page_px = 1.0, None
+    if opts.page:  # slides: the drawing scaled to fit under the caption
+        w, h = render.natural_size(render.svg(digraph.source, opts.engine))
+        strip_pt = max(_png_size(p)[1] for p in strips) * 72 / dpi
+        margin = render.PAGE_MARGIN_PT
+        room = (opts.page[0] * 72 - 2 * margin, opts.page[1] * 72 - strip_pt - margin)
+        scale = min(room[0] / w, room[1] / h)
+        page_px = (round(opts.page[0] * dpi), round(opts.page[1] * dpi))
+    pngs = each_frame(lambda src: render.png(src, opts.engine, dpi * scale))
+    pngs = captioned(pngs, strips, theme_look.background, dpi, page_px)
     if fmt == "png":
         return _write_frames(path, pngs, "png")
     return _write(path, gif(pngs, frame_ms))
@@ -488,26 +497,39 @@ def caption_source(
     return "digraph caption {\n" + "\n".join(body) + "\n}\n"
 
 
+def _png_size(data: bytes) -> tuple[int, int]:
+    return struct.unpack(">II", data[16:24])
+
+
 def captioned(
-    pngs: list[bytes], strips: list[bytes], background: str, dpi: float
+    pngs: list[bytes],
+    strips: list[bytes],
+    background: str,
+    dpi: float,
+    page: tuple[int, int] | None = None,
 ) -> list[bytes]:
     """Each frame under its caption strip, every picture the same size (a GIF
-    needs it), the margins in the theme's background."""
+    needs it), the margins in the theme's background. ``page``: pictures of
+    exactly that many pixels (a slide), the frame centred under the strip."""
     from PIL import ImageColor
 
     image = _need_pillow("Frame captions")
     frames = [image.open(io.BytesIO(p)).convert("RGB") for p in pngs]
     tops = [image.open(io.BytesIO(p)).convert("RGB") for p in strips]
-    width = max(im.width for im in frames + tops)
     top = max(im.height for im in tops)
-    height = top + max(im.height for im in frames)
+    width, height = page or (
+        max(im.width for im in frames + tops),
+        top + max(im.height for im in frames),
+    )
     out = []
     for frame, strip in zip(frames, tops):
-        page = image.new("RGB", (width, height), ImageColor.getrgb(background))
-        page.paste(strip, (0, 0))
-        page.paste(frame, ((width - frame.width) // 2, top))
+        frame.thumbnail((width, height - top))  # (rounding: a pixel too large)
+        page_im = image.new("RGB", (width, height), ImageColor.getrgb(background))
+        page_im.paste(strip, (0, 0))
+        below = top + (height - top - frame.height) // 2 if page else top
+        page_im.paste(frame, ((width - frame.width) // 2, below))
         data = io.BytesIO()
-        page.save(data, format="PNG", dpi=(dpi, dpi))
+        page_im.save(data, format="PNG", dpi=(dpi, dpi))
         out.append(data.getvalue())
     return out
 

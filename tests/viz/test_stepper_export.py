@@ -328,6 +328,19 @@ def test_pdf_pages_tag_the_gradients_sent_and_can_be_slides(tmp_path: Path) -> N
     assert sent >= 8
 
 
+def test_png_and_gif_frames_can_be_slides(tmp_path: Path) -> None:
+    pytest.importorskip("PIL")
+    from PIL import Image
+
+    stepper = seed_stepper()
+    folder = stepper.save(tmp_path / "png", fmt="png", size="slide", dpi=48)
+    sizes = {Image.open(f).size for f in folder.glob("frame_*.png")}
+    assert sizes == {(640, 360)}  # 13.33 x 7.5 in at 48 dpi
+    gif = stepper.save(tmp_path / "s.gif", size="slide43", dpi=24)
+    with Image.open(gif) as image:
+        assert image.size == (240, 180) and image.n_frames == 9
+
+
 def test_a_long_gradient_is_cut_to_its_cell() -> None:
     from viz.dot import fitted
 
