@@ -33,7 +33,7 @@ from ._errors import (
 )
 from .function import _sequence_nr
 from .node import Node, SavedTensor, call_node
-from .ops._common import _Qualified
+from .ops._common import _Qualified, operand
 
 # The Tensor class, handed down by _tensor_base.bind_tensor_class.
 Tensor: Any = None
@@ -126,6 +126,9 @@ class ViewsAndInplace:
         for a in args:
             if isinstance(a, Tensor):
                 refuse_partial_overlap(self._data, a._data)
+        if not recording and _write_directly(self, cls, args):
+            bump_version(self)
+            return self
         out = cls.apply(self, *args)
         node = out._grad_fn
         if out._data.shape != self._data.shape:
@@ -236,6 +239,29 @@ _INFERENCE_INPLACE = (
     "You can make a clone to get a normal tensor before doing inplace update."
     "See https://github.com/pytorch/rfcs/pull/17 for more details."
 )
+
+
+def _write_directly(t: Tensor, cls: type, args: tuple) -> bool:
+    """Under no_grad, ``add_``, ``sub_`` and ``mul_`` of a float tensor by a
+    tensor of its dtype and shape (or a Python number) compute straight into its
+    memory (``w -= lr * w.grad``): the op's own numpy kernel with ``out=``, so
+    the values are the general path's, without the result array, its copy and
+    the op's bookkeeping (under no_grad there is no node to record). The checks
+    PyTorch makes still run around it (overlaps before, the version bump and
+    the inference refusal after); anything else (a broadcast that would grow
+    ``t``, a dtype to cast, forward AD) takes the general path and its errors."""
+    ufunc = getattr(cls, "inplace_ufunc", None)
+    if ufunc is None or function.forward_ad_level is not None:
+        return False
+    data, other = t._data, args[0]
+    if data.dtype.kind != "f" or not (
+        other._wrapped_number
+        or (other._data.dtype is data.dtype and other._data.shape == data.shape)
+    ):
+        return False
+    alpha = args[1] if len(args) > 1 else 1
+    ufunc(data, operand(other, t) if alpha == 1 else other._data * alpha, out=data)
+    return True
 
 
 def bump_version(t: Tensor) -> None:

@@ -58,6 +58,7 @@ class Add(BinaryOp):
     """d(a + alpha*b) = (g, alpha*g)"""
 
     node_name, saved_attrs = "AddBackward0", ("alpha",)
+    inplace_ufunc = np.add  # (add_ under no_grad writes with it: _views_inplace)
 
     @staticmethod
     def forward(ctx: Ctx, a: Any, b: Any, alpha: Any = 1) -> Any:
@@ -76,6 +77,7 @@ class Sub(BinaryOp):
     """d(a - alpha*b) = (g, -alpha*g)"""
 
     node_name, saved_attrs = "SubBackward0", ("alpha",)
+    inplace_ufunc = np.subtract
 
     @staticmethod
     def forward(ctx: Ctx, a: Any, b: Any, alpha: Any = 1) -> Any:
@@ -129,6 +131,7 @@ class Mul(BinaryOp):
     """d(a * b) = (g * b, g * a)"""
 
     node_name, saved = "MulBackward0", ("self", "other")
+    inplace_ufunc = np.multiply
 
     @staticmethod
     def forward(ctx: Ctx, a: Any, b: Any) -> Any:
