@@ -251,7 +251,125 @@ def vmap(
     return wrapper
 
 
+def functional_call(
+    module: Any,
+    parameter_and_buffer_dicts: Any,
+    args: Any = None,
+    kwargs: dict[str, Any] | None = None,
+    *,
+    tie_weights: bool = True,
+    strict: bool = False,
+) -> Any:
+    """Call ``module`` with some of its parameters and buffers replaced by the
+    tensors given by name (``{"0.weight": w}``, or a tuple of such dicts); the
+    module's own are back in place afterwards. ``tie_weights``: a tensor given
+    for one of several names sharing a parameter is used for all of them;
+    ``strict``: every parameter and buffer must be given, and nothing else."""
+    given = _merged(parameter_and_buffer_dicts)
+    if tie_weights:
+        given = _with_tied(module, given)
+    if strict:
+        _check_strict(module, given)
+    swapped = []  # (registry or module, name, old value or a marker)
+    try:
+        for name, value in given.items():
+            owner_path, _, leaf = name.rpartition(".")
+            owner = module.get_submodule(owner_path)
+            for registry in (owner._parameters, owner._buffers):
+                if leaf in registry:
+                    swapped.append((registry, leaf, registry[leaf]))
+                    registry[leaf] = value
+                    break
+            else:  # a name the module lacks (strict=False): a plain attribute
+                swapped.append((owner, leaf, _ABSENT))
+                object.__setattr__(owner, leaf, value)
+        if args is None:
+            args = ()
+        elif not isinstance(args, tuple):
+            args = (args,)
+        return module(*args, **(kwargs or {}))
+    finally:
+        for where, name, old in reversed(swapped):
+            if old is _ABSENT:
+                object.__delattr__(where, name)
+            else:
+                where[name] = old
+
+
+_ABSENT = object()
+
+
+def _merged(dicts: Any) -> dict[str, Any]:
+    if isinstance(dicts, dict):
+        return dict(dicts)
+    if not all(isinstance(d, dict) for d in dicts):
+        raise ValueError(
+            "Expected all elements of parameter_and_buffer_dicts to be dictionaries"
+        )
+    merged: dict[str, Any] = {}
+    repeated = []
+    for d in dicts:
+        for name, value in d.items():
+            if name in merged:
+                repeated.append(name)
+            merged[name] = value
+    if repeated:
+        raise ValueError(
+            f"{sorted(set(repeated))} appeared in multiple dictionaries; behavior of "
+            "functional call is ambiguous"
+        )
+    return merged
+
+
+def _names(module: Any) -> list[tuple[str, Any]]:
+    """Every parameter and buffer name with its tensor, a shared one under
+    each of its names."""
+    return [
+        *module.named_parameters(remove_duplicate=False),
+        *module.named_buffers(remove_duplicate=False),
+    ]
+
+
+def _with_tied(module: Any, given: dict[str, Any]) -> dict[str, Any]:
+    """``given`` with a tensor for one name of a shared parameter given for
+    all its names (PyTorch refuses two different tensors for one of them)."""
+    groups: dict[int, list[str]] = {}
+    for name, t in _names(module):
+        groups.setdefault(id(t), []).append(name)
+    out = dict(given)
+    for names in groups.values():
+        keys = [n for n in names if n in given]
+        if len(names) < 2 or not keys:
+            continue
+        if any(given[k] is not given[keys[0]] for k in keys):
+            raise ValueError(
+                f"functional_call got multiple values for keys {keys}, which are "
+                "tied. Consider using tie_weights=False"
+            )
+        for n in names:
+            out[n] = given[keys[0]]
+    return out
+
+
+def _check_strict(module: Any, given: dict[str, Any]) -> None:
+    names = [n for n, _ in _names(module)]
+    missing = sorted(set(names) - set(given))
+    unexpected = sorted(set(given) - set(names))
+    if missing or unexpected:
+        lines = [f"Error(s) in reparametrizing for {module._get_name()}:"]
+        if unexpected:
+            lines.append(
+                "Unexpected key(s): " + ", ".join(f"'{n}'" for n in unexpected) + "."
+            )
+        if missing:
+            lines.append(
+                "Missing key(s): " + ", ".join(f"'{n}'" for n in missing) + "."
+            )
+        raise RuntimeError("\n\t".join(lines))
+
+
 __all__ = [
+    "functional_call",
     "grad",
     "grad_and_value",
     "hessian",

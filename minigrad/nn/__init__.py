@@ -3,7 +3,7 @@ PyTorch's names, reprs and parameter naming."""
 
 from __future__ import annotations
 
-from . import functional, init, utils
+from . import functional, init, parallel, utils
 from .layers import (
     CELU,
     ELU,
@@ -62,6 +62,7 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
+from .parallel import DataParallel
 from .parameter import Parameter
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
@@ -97,6 +98,7 @@ __all__ = [
     "BCELoss",
     "BCEWithLogitsLoss",
     "CrossEntropyLoss",
+    "DataParallel",
     "Dropout",
     "Embedding",
     "Flatten",
