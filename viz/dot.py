@@ -579,6 +579,21 @@ def _legend(dot, kinds: list[str], theme: Theme, prefix: str, rankdir: str) -> N
 
 
 LEGEND_ROW = "legend_row"  # the subgraph `page_parts` takes out
+_LEGEND_GAP = '<td width="10"></td>'  # ends each item of the legend row
+
+
+def legend_rows(legend: str, rows: int) -> str:
+    """The legend DOT of `page_parts` with its items in ``rows`` rows (a
+    narrow page: the one row would shrink to unreadable text)."""
+    m = re.search(r"<tr>(.*)</tr>", legend)
+    if m is None:
+        return legend
+    items = [c + _LEGEND_GAP for c in m.group(1).split(_LEGEND_GAP) if c]
+    per = math.ceil(len(items) / rows)
+    table = "</tr><tr>".join(
+        "".join(items[i : i + per]) for i in range(0, len(items), per)
+    )
+    return f"{legend[: m.start()]}<tr>{table}</tr>{legend[m.end() :]}"
 
 
 def _legend_row(dot, kinds: list[str], theme: Theme, prefix: str) -> None:
@@ -596,7 +611,7 @@ def _legend_row(dot, kinds: list[str], theme: Theme, prefix: str) -> None:
             f'{line}><font point-size="{size}"> </font></td>'
         )
         text = f'<font point-size="{size}">{esc(LEGEND_TEXT[kind])}</font>'
-        cells.append(f'{swatch}<td align="left"{line}>{text}</td><td width="10"></td>')
+        cells.append(f'{swatch}<td align="left"{line}>{text}</td>{_LEGEND_GAP}')
     table = (
         '<table border="0" cellborder="0" cellspacing="2" cellpadding="2">'
         f"<tr>{''.join(cells)}</tr></table>"

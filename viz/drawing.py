@@ -25,6 +25,7 @@ from .dot import (
     fold_to_fit,
     forward_copies,
     forward_dot,
+    legend_rows,
     page_parts,
     title_dot,
 )
@@ -48,6 +49,7 @@ SIZES: dict[str, tuple[float, float]] = {
     "half-slide": (6.5, 7.5),  # one column of a two-column slide
 }
 DEFAULT_DPI = 150
+LEGEND_MIN_SCALE = 0.4  # a slide's legend row smaller than this wraps in two
 DPI_RANGE = (10, 600)  # 600 dpi is print quality; more only makes huge files
 FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot"}
 RANKDIRS = ("TB", "LR", "BT", "RL")
@@ -264,9 +266,17 @@ class Drawing:
         sources = {"graph": graph}
         if opts.title:
             sources["title"] = title_dot(opts.title, opts.theme)
+        parts = {k: (src, render.svg(src, opts.engine)) for k, src in sources.items()}
         if legend is not None:
-            sources["legend"] = legend
-        return {k: (src, render.svg(src, opts.engine)) for k, src in sources.items()}
+            # one row, unless the page is so narrow that it would shrink below
+            # LEGEND_MIN_SCALE: then two, at nearly twice the size
+            one = (legend, render.svg(legend, opts.engine))
+            width = opts.page[0] * 72 - 2 * render.PAGE_MARGIN_PT
+            if width / render.natural_size(one[1])[0] < LEGEND_MIN_SCALE:
+                two = legend_rows(legend, 2)
+                one = (two, render.svg(two, opts.engine))
+            parts["legend"] = one
+        return parts
 
     def svg(self) -> str:
         """SVG text, laid out by `engine` (cached)."""

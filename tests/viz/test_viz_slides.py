@@ -187,6 +187,23 @@ def test_slide_legend_is_one_row_at_the_bottom(framework, seeds, tmp_path):
     assert min(ys) > lowest  # below every node
 
 
+def test_a_narrow_page_wraps_the_legend_in_two_rows(framework, seeds, tmp_path):
+    from viz.drawing import LEGEND_MIN_SCALE
+
+    d = seed_drawing(framework, seeds)
+    svg = d.save(tmp_path / "s.svg", size="slide43").read_text()
+    legend = next(
+        g for g in ET.fromstring(svg).iter(f"{NS}g") if g.get("id") == "legend"
+    )
+    rows = {
+        round(float(t.get("y")))
+        for t in legend.iter(f"{NS}text")
+        if (t.text or "").strip()
+    }
+    assert len(rows) == 2
+    assert placements(svg)["legend"][2] >= LEGEND_MIN_SCALE  # larger than one row
+
+
 def test_dark_slides_are_dark_everywhere(framework, seeds, tmp_path):
     d = seed_drawing(framework, seeds)
     svg = d.save(tmp_path / "s.svg", size="slide", theme="dark").read_text()
