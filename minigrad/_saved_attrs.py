@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._errors import ERR_BACKWARD_TWICE
+from ._saved_hooks import raw_saved
 
 
 def saved_tensor_property(i: int) -> property:
@@ -28,11 +29,11 @@ def saved_tensor_property(i: int) -> property:
 
 
 def raw_saved_property(i: int) -> property:
+    """``_raw_saved_<name>``: the slot's ``SavedTensor`` (_saved_hooks.py), to
+    which hooks can be given; it stays readable after backward freed it."""
+
     def get(node: Any) -> Any:
-        saved = node._held
-        if saved is None:
-            raise RuntimeError(ERR_BACKWARD_TWICE)
-        return saved[i]
+        return raw_saved(node, i)
 
     return property(get)
 

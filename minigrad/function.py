@@ -26,7 +26,7 @@ from . import grad_mode, node
 from ._anomaly import caller_stack
 from ._errors import ERR_BACKWARD_TWICE
 from ._saved_attrs import raw_saved_property, saved_attr_property, saved_tensor_property
-from ._saved_hooks import pack_all, saved_tensors_hooks_stack
+from ._saved_hooks import pack_all, saved_tensors_hooks_stack, unpack_all
 from .node import Node, SavedTensor, registered
 
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
@@ -57,6 +57,7 @@ class BackwardCFunction(Node):
         self.to_save = tensors
 
     to_save: tuple | None = None
+    _packed = False  # some saved tensor went through hooks (_saved_hooks.py)
 
     def save_for_forward(self, *tensors: Any) -> None:
         """Tensors a user's ``jvp`` reads back with ``ctx.saved_tensors``."""
@@ -84,8 +85,11 @@ class BackwardCFunction(Node):
             return self.__dict__.get("_fw_saved", ())  # (what a jvp saved)
         # Built-in formulas get plain arrays unless a graph of the backward itself
         # is being recorded; user Functions always see Tensors, as in PyTorch.
+        as_arrays = self._forward_cls._array_backward and not grad_mode.state.enabled
+        if self._packed:  # through saved-tensor hooks, in PyTorch's order
+            return unpack_all(self, saved, as_arrays)
         values = []  # a plain loop: cheaper than a comprehension on Python 3.11
-        if self._forward_cls._array_backward and not grad_mode.state.enabled:
+        if as_arrays:
             for s in saved:
                 if s is None:
                     values.append(None)

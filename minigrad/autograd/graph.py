@@ -60,6 +60,41 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801
         super().__init__(lambda t: t, lambda t: t)
 
 
+class _AllowMutationOnSavedContext:
+    """What ``allow_mutation_on_saved_tensors()`` yields; ``active`` until the
+    block ends."""
+
+    def __init__(self) -> None:
+        self.active = True
+
+
+@contextmanager
+def allow_mutation_on_saved_tensors() -> Iterator[_AllowMutationOnSavedContext]:
+    """Inside, a tensor saved for backward may be changed in place afterwards:
+    backward still sees the value it had when saved. PyTorch clones a saved
+    tensor when it is first mutated; minigrad clones each one as it is saved
+    (the same values, more memory). The graph must be run backward inside the
+    block."""
+    ctx = _AllowMutationOnSavedContext()
+
+    def pack(t: Any) -> Any:
+        return t.detach().clone()
+
+    def unpack(copy: Any) -> Any:
+        if not ctx.active:
+            raise AssertionError(
+                "Trying to backward outside of the 'allow_mutation_on_saved_tensors' "
+                "contextin which the graph was originally recorded."
+            )
+        return copy
+
+    with saved_tensors_hooks(pack, unpack):
+        try:
+            yield ctx
+        finally:
+            ctx.active = False
+
+
 _disabled: list[str] = []
 
 
@@ -75,6 +110,7 @@ def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
 
 __all__ = [
     "GradientEdge",
+    "allow_mutation_on_saved_tensors",
     "Node",
     "disable_saved_tensors_hooks",
     "get_gradient_edge",
