@@ -9,7 +9,6 @@ The drawing is lesson 09's training step (Linear-Tanh-Linear, cross-entropy)."""
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,11 +61,11 @@ def seed_graph() -> viz.Drawing:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(browser: Any) -> Any:
+    """The session's browser (conftest.py), when a layout engine draws."""
     if render._pure_binary() is None and render.shutil.which("dot") is None:
         pytest.skip("no layout engine")
-    with headless.chromium() as b:  # one browser for every case
-        yield b
+    return browser
 
 
 @pytest.fixture(scope="module")
@@ -145,9 +144,9 @@ def test_nbconvert_html_fits_the_output_column(browser, drawings, tmp_path):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("app", ["lab", "notebook"])
-def test_jupyter_output_fits_its_column(browser, tmp_path_factory, app):
+def test_jupyter_output_fits_its_column(browser, jupyter, tmp_path_factory, app):
     """The cell ``training_step()`` run in JupyterLab / Notebook 7."""
-    from labserver import UI_TIMEOUT_MS, serve
+    from labserver import UI_TIMEOUT_MS
 
     nbformat = pytest.importorskip("nbformat")
     folder = tmp_path_factory.mktemp("fit")
@@ -162,9 +161,7 @@ def test_jupyter_output_fits_its_column(browser, tmp_path_factory, app):
     nb.cells = [nbformat.v4.new_code_cell("from fit_graph import training_step\n"
                                           "training_step()")]  # fmt: skip
     nbformat.write(nb, folder / "fit.ipynb")
-    with serve(
-        app, [module, folder / "fit.ipynb"], tmp_path_factory.mktemp(app)
-    ) as lab:
+    with jupyter.folder(f"fit-{app}", [module, folder / "fit.ipynb"], app) as lab:
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         try:
             lab.open(page, "fit.ipynb")

@@ -3,7 +3,8 @@
 and a 6-step recurrent loop, at every step the running node is fully inside
 the widget's visible viewport without the test scrolling, and its label is at
 least 9 px high. Also prints one step's browser time on the MLP (reported, not
-asserted). One server for the module, serving small notebooks written here.
+asserted). The session's server (conftest.py) serves small notebooks written
+here, in this module's folder.
 """
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import headless
 import pytest
 import screens
-from labserver import UI_TIMEOUT_MS, Lab, serve
+from labserver import UI_TIMEOUT_MS, Lab, Server
 
 SCREENS = [(1366, 768), (1920, 1080)]
 
@@ -48,17 +48,11 @@ def graph_files(folder: Path, name: str) -> list[Path]:
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+def lab(tmp_path_factory: pytest.TempPathFactory, jupyter: Server) -> Iterator[Lab]:
     folder = tmp_path_factory.mktemp("notebooks")
     files = [f for name in screens.GRAPHS for f in graph_files(folder, name)]
-    with serve("lab", files, tmp_path_factory.mktemp("lab")) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with headless.chromium() as b:  # one browser for every case
-        yield b
+    with jupyter.folder("screen", files) as lab:
+        yield lab
 
 
 # One step in one round trip: click Next in the page's script (unlike

@@ -7,7 +7,6 @@ time for one step on the MLP (reported, not asserted)."""
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +17,6 @@ import screens
 from viz.stepper import BackwardStepper
 
 SCREENS = [(1366, 768), (1920, 1080)]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with headless.chromium() as b:  # one browser for every case
-        yield b
 
 
 @pytest.fixture(scope="module")

@@ -84,3 +84,31 @@ def test_the_picture_follows_the_frame_on_display(
     widget.close()
     widget.refresh()  # closed: nothing more is sent
     assert handle.updates[-1]["text/plain"].startswith("step 2 of ")
+
+
+def test_a_view_that_opens_gets_the_whole_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The view learns its model's id from the first state (the comm's id) and,
+    once it hears its model's messages itself, says "view-opened": the kernel
+    answers with the whole state, so a view whose model missed messages (see
+    `hear` in graph_view.js) catches up. The browser side is
+    tests/browser/test_jupyterlab.py."""
+    pytest.importorskip("anywidget")
+    stepper = seed()
+    widget = stepper.widget()
+    graph = widget.graph
+    assert graph.model_ref == graph.model_id == graph.comm.comm_id
+    assert graph.get_state()["model_ref"] == graph.model_id
+    stepper.next()
+    sent: list[dict] = []
+    monkeypatch.setattr(graph, "_send", lambda msg, buffers=None: sent.append(msg))
+    graph._handle_custom_msg({"command": "view-opened"}, [])
+    (update,) = sent
+    assert update["method"] == "update"
+    state = update["state"]
+    assert state["step"] == 1 and state["highlight"] == graph.highlight
+    assert state["svg"] == graph.svg and state["panel"] == graph.panel
+    assert not [k for k in state if k.startswith("_")]  # not anywidget's code
+    assert widget._views == 1
+    widget.close()

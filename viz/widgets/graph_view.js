@@ -462,14 +462,45 @@ export function mount(model, root) {
   model.on("change:view", onStep);
   draw();
   // The kernel counts open views: when the last one goes (the cell re-run or
-  // cleared), the widget closes and stops holding the graph.
-  model.send({ command: "view-opened" });
+  // cleared), the widget closes and stops holding the graph. It answers
+  // "view-opened" with the whole state, so a view that could not hear yet
+  // catches up.
+  let opened = false;
+  let gone = false;
+  hear(model).finally(() => {
+    if (gone) return;
+    opened = true;
+    model.send({ command: "view-opened" });
+  });
   return () => {
+    gone = true;
     resized.disconnect();
     themeWatch.disconnect();
     if (anim) cancelAnimationFrame(anim);
-    model.send({ command: "view-closed" });
+    if (opened) model.send({ command: "view-closed" });
   };
+}
+
+// anywidget 0.11 holds a model's messages until the model's code has loaded
+// and, when that took over 2 s (a busy browser: Run All on a loaded machine),
+// drops every later message to it without a word: the view would never move
+// again. A view renders only once the code has loaded, so from here on the
+// model's messages can go straight to ipywidgets' own handler. (Jupyter only:
+// the HTML player's model has no `widget_manager`.)
+async function hear(model) {
+  const id = model.get("model_ref");
+  if (!id || !model.widget_manager) return;
+  try {
+    const real = await model.widget_manager.get_model(id);
+    const held = real._handle_comm_msg;
+    let base = Object.getPrototypeOf(real);
+    while (base && base._handle_comm_msg === held) base = Object.getPrototypeOf(base);
+    if (base && base._handle_comm_msg && real.comm && real.comm.on_msg) {
+      real.comm.on_msg(base._handle_comm_msg.bind(real));
+    }
+  } catch (error) {
+    console.warn("mg-stepper: could not take the model's messages", error);
+  }
 }
 
 export default { render: ({ model, el }) => mount(model, el) };

@@ -3,7 +3,9 @@ restyled / overlaid per step."""
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
+from typing import Any
 
 import anywidget
 import traitlets
@@ -43,3 +45,16 @@ class GraphView(anywidget.AnyWidget):
     leaf_of = traitlets.Dict({}).tag(sync=True)  # AccumulateGrad -> its leaf
     theme = traitlets.Unicode("auto").tag(sync=True)
     page_theme = traitlets.Unicode("").tag(sync=True)
+    # The model's own id, in the state its view is created with: anywidget 0.11
+    # drops every message to a model whose code took over 2 s to load (a busy
+    # browser: Run All on a loaded machine), so the view hands the model's
+    # messages to ipywidgets itself (graph_view.js, `hear`).
+    model_ref = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        ref = kwargs.setdefault("model_ref", uuid.uuid4().hex)
+        super().__init__(model_id=ref, **kwargs)  # the comm's id
+
+    def resend(self) -> None:
+        """Send the whole state again (to a view that may have missed some)."""
+        self.send_state([k for k in self.keys if not k.startswith("_")])

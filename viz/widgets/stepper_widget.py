@@ -160,6 +160,7 @@ class StepperWidget(w.VBox):
         command = content.get("command")
         if command == "view-opened":
             self._views += 1
+            self.graph.resend()  # what it missed before it could hear
             return
         if command == "view-closed":
             self._views -= 1
