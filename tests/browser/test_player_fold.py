@@ -7,7 +7,6 @@ does; "already run" in the block is the repeat on display only. (The first
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +15,6 @@ import pytest
 import screens
 
 from viz.stepper import BackwardStepper
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with headless.chromium() as b:
-        yield b
 
 
 @pytest.mark.browser
