@@ -1,14 +1,17 @@
 """A real JupyterLab 4 / Notebook 7 server for the browser tests.
 
-`serve()` starts one on 127.0.0.1, a free port, with a token, in a temporary
-root holding *copies* of the notebooks it is given (JupyterLab autosaves outputs
-into what it serves), with temporary config / data / settings / workspace /
+`start()` runs one ``jupyter lab`` on 127.0.0.1, a free port, with a token, in
+an empty temporary root, with temporary config / data / settings / workspace /
 runtime dirs, its own ``python3`` kernel spec (this interpreter) and the news
-toast disabled. It is stopped with SIGTERM. The recipe and its pitfalls are in
-the project's notes on Jupyter testing: wait for "Python 3 (ipykernel) | Idle"
-in the status bar (not the execution indicator), run cells through the menu
-(not ``commands.execute``), open notebooks with ``?reset``, read prompts with
-``textContent``.
+toast disabled; it serves Notebook 7's pages too. It is stopped with SIGTERM.
+`Server.folder()` puts *copies* of a test's notebooks in a folder of its own
+(JupyterLab autosaves outputs into what it serves) and shuts that folder's
+kernels down afterwards; its `Lab` opens them in either app. `Watch` records a
+page's console and kernel messages for a failure's report. The recipe and its
+pitfalls are in the project's notes on Jupyter testing: wait for "Python 3
+(ipykernel) | Idle" in the status bar (not the execution indicator), run cells
+through the menu (not ``commands.execute``), open notebooks with ``?reset``,
+read prompts with ``textContent``.
 """
 
 from __future__ import annotations
