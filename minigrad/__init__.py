@@ -161,7 +161,7 @@ for _name in (
     "masked_select masked_scatter cumprod unflatten broadcast_to repeat_interleave "
     "tensor_split nonzero count_nonzero logaddexp hypot logit deg2rad rad2deg "
     "isclose fmod divide scatter_reduce nansum nanmean put cummax cummin addmm addmv "
-    "addbmm baddbmm"
+    "addbmm baddbmm det inverse slogdet"
 ).split():
     globals()[_name] = _method(_name)
 del _name
@@ -500,7 +500,7 @@ del _name
 
 
 # ---- nn and optim (imported last: they build on everything above)
-from . import func, nn, optim  # noqa: E402
+from . import func, linalg, nn, optim  # noqa: E402
 from ._device import (  # noqa: E402
     accelerator,
     backends,

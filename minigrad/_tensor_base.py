@@ -32,6 +32,7 @@ from .ops import diagonal as D
 from .ops import indexing as IX
 from .ops import join as J
 from .ops import linalg as L
+from .ops import linalg_decomp as LD
 from .ops import ordering as O
 from .ops import rearrange as RA
 from .ops import reduction as R
@@ -939,6 +940,16 @@ class TensorBase(ViewsAndInplace):
 
     def inner(self, other: Tensor) -> Tensor:
         return L.inner(self, _tensor_arg("inner", other))
+
+    # ------------------------ det, inverse (ops/linalg_decomp.py, minigrad.linalg)
+    def det(self) -> Tensor:
+        return LD.LinalgDet.apply(self)
+
+    def inverse(self) -> Tensor:
+        return LD.LinalgInvEx.apply(self)
+
+    def slogdet(self) -> Any:
+        return LD.SlogdetResult(*LD.LinalgSlogdet.apply(self))
 
     # -------------------------------------------- reductions (ops/reduction.py)
     def sum_to_size(self, *size: Any) -> Tensor:

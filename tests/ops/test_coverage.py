@@ -279,6 +279,17 @@ LINALG: dict[str, Case] = {
     "Addbmm": case(lambda T, a, x, y: T.addbmm(a, x, y), (2,), (2, 2, 3), (2, 3, 2)),
 }
 
+LINALG_DECOMP: dict[str, Case] = {
+    "LinalgDet": case(lambda T, a: T.linalg.det(a * 0.5 + T.eye(3) * 2), (3, 3)),
+    "LinalgSlogdet": case(
+        lambda T, a: T.linalg.slogdet(a * 0.5 + T.eye(3) * 2)[1], (2, 3, 3)
+    ),
+    "LinalgInvEx": case(lambda T, a: T.linalg.inv(a * 0.5 + T.eye(3) * 2), (3, 3)),
+    "LinalgSolveEx": case(
+        lambda T, a, b: T.linalg.solve(a * 0.5 + T.eye(3) * 2, b), (3, 3), (3, 2)
+    ),
+    "LinalgCross": case(lambda T, a, b: T.linalg.cross(a, b), (2, 3), (1, 3)),
+}
 
 LOSS: dict[str, Case] = {
     "MseLoss": case(lambda T, a: F(T).mse_loss(a, _target(T, a)), S),
@@ -492,6 +503,7 @@ FAMILIES: dict[str, dict[str, Case]] = {
     "indexing": INDEXING,
     "join": JOIN,
     "linalg": LINALG,
+    "linalg_decomp": LINALG_DECOMP,
     "loss": LOSS,
     "norm": NORM,
     "ordering": ORDERING,

@@ -1,0 +1,327 @@
+"""Linear algebra of square matrices (``minigrad.linalg``): det, slogdet, inv
+and solve, computed through an LU factorization with partial pivoting (which
+the nodes save, as PyTorch's do), and the cross product. Batches of matrices
+work throughout.
+
+Classes (and the node each records):
+
+    LinalgDet      LinalgDetBackward0
+    LinalgSlogdet  LinalgSlogdetBackward0
+    LinalgInvEx    LinalgInvExBackward0
+    LinalgSolveEx  LinalgSolveExBackward0
+    LinalgCross    LinalgCrossBackward0
+    _LinAlgError   (the error for a singular matrix: linalg.LinAlgError)
+    SlogdetResult  (slogdet's named (sign, logabsdet) result)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _formula as f
+from .._dtype import from_numpy_dtype
+from ._common import Ctx, Grad, Op, broadcast_shape, constant, dtype_name
+from ._dims import normalize_dims
+
+
+class _LinAlgError(RuntimeError):
+    """A singular matrix (PyTorch's ``torch.linalg.LinAlgError``)."""
+
+
+_LinAlgError.__module__ = "minigrad._C"
+
+
+class SlogdetResult(tuple):
+    """``(sign, logabsdet)`` with names, printed like PyTorch's
+    ``torch.return_types.linalg_slogdet``."""
+
+    def __new__(cls, sign: Any, logabsdet: Any) -> SlogdetResult:
+        return super().__new__(cls, (sign, logabsdet))
+
+    @property
+    def sign(self) -> Any:
+        return self[0]
+
+    @property
+    def logabsdet(self) -> Any:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return (
+            f"minigrad.return_types.linalg_slogdet(\nsign={self[0]!r},\n"
+            f"logabsdet={self[1]!r})"
+        )
+
+
+def _square(fn: str, x: np.ndarray) -> None:
+    """A floating batch of square matrices, or PyTorch's refusal."""
+    if x.ndim < 2:
+        raise RuntimeError(
+            f"linalg.{fn}: The input tensor A must have at least 2 dimensions."
+        )
+    if x.dtype.kind != "f":
+        legacy = from_numpy_dtype(x.dtype)._legacy.replace("Tensor", "")
+        raise RuntimeError(
+            f"linalg.{fn}: Expected a floating point or complex tensor as input. "
+            f"Got {legacy}"
+        )
+    if x.shape[-1] != x.shape[-2]:
+        raise RuntimeError(
+            f"linalg.{fn}: A must be batches of square matrices, but they are "
+            f"{x.shape[-2]} by {x.shape[-1]} matrices"
+        )
+
+
+def lu_factor(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """LU with partial pivoting of each matrix (LAPACK's getrf: the largest
+    |value| of a column is its pivot, the first on ties): the packed factors
+    (L's unit diagonal left out) and the 1-based pivot rows (int32)."""
+    lu = np.array(x, dtype=x.dtype, order="C", copy=True)
+    n = x.shape[-1]
+    piv = np.empty(x.shape[:-2] + (n,), np.int32)
+    for k in range(n):
+        p = k + np.argmax(np.abs(lu[..., k:, k]), axis=-1)
+        piv[..., k] = p + 1
+        rows = lu[..., k, :].copy()  # swap row k with its pivot row
+        pivot_rows = np.take_along_axis(lu, p[..., None, None], -2)[..., 0, :]
+        lu[..., k, :] = pivot_rows
+        np.put_along_axis(lu, p[..., None, None], rows[..., None, :], -2)
+        d = lu[..., k, k]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            factors = np.where(d[..., None] != 0, lu[..., k + 1 :, k] / d[..., None], 0)
+        lu[..., k + 1 :, k] = factors
+        lu[..., k + 1 :, k + 1 :] -= factors[..., :, None] * lu[..., k, None, k + 1 :]
+    return lu, piv
+
+
+def _det_of_lu(lu: np.ndarray, piv: np.ndarray) -> np.ndarray:
+    n = lu.shape[-1]
+    swaps = (piv != np.arange(1, n + 1)).sum(-1)
+    diag = np.diagonal(lu, axis1=-2, axis2=-1)
+    return np.where(swaps % 2, -1, 1) * diag.prod(-1)
+
+
+def _lu_of_det(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """det factors the matrix as its memory reads column by column (LAPACK's
+    order): Aᵀ for a row-major A, as PyTorch saves it."""
+    column_major = x.ndim == 2 and x.flags.f_contiguous and not x.flags.c_contiguous
+    return lu_factor(x if column_major else np.swapaxes(x, -1, -2))
+
+
+def _singular(fn: str, bad: np.ndarray, text: Any) -> None:
+    """Raise PyTorch's error for the first singular matrix of a batch."""
+    if not bad.any():
+        return
+    where = np.argwhere(bad.reshape(-1))[0][0]
+    batch = f"(Batch element {where}): " if bad.ndim else ""
+    raise _LinAlgError(f"{fn}: {batch}{text(where)}")
+
+
+def _inverse(x: np.ndarray) -> np.ndarray:
+    """The inverse of each matrix, refused as PyTorch refuses a singular one
+    (naming the first zero on U's diagonal)."""
+    lu, _ = lu_factor(x)
+    zero = np.diagonal(lu, axis1=-2, axis2=-1) == 0
+    first = np.argmax(zero, axis=-1) + 1
+    _singular(
+        "linalg.inv",
+        zero.any(-1),
+        lambda i: (
+            f"The diagonal element {first.reshape(-1)[i]} is zero, the "
+            "inversion could not be completed because the input matrix is singular."
+        ),
+    )
+    return np.linalg.inv(x).astype(x.dtype, copy=False)
+
+
+def inverse_t(a: Any) -> Any:
+    """``A⁻ᵀ`` (the gradient of log|det|); on Tensors recorded as
+    LinalgInvExBackward0 and a transpose."""
+    if isinstance(a, f.ndarray):
+        return np.swapaxes(_inverse(a), -1, -2)
+    return f.mT(LinalgInvEx.apply(a))
+
+
+class LinalgDet(Op):
+    """d det(A) = g det(A) A⁻ᵀ"""
+
+    node_name, saved = "LinalgDetBackward0", ("A", "LU", "pivots", "result")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any) -> Any:
+        x = a._data
+        _square("det", x)
+        lu, piv = _lu_of_det(x)
+        out = np.asarray(_det_of_lu(lu, piv), x.dtype)
+        ctx.save_for_backward(a, constant(lu), constant(piv), out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        a, _, _, result = ctx.saved_tensors
+        scale = f.unsqueeze(f.unsqueeze(g * result, -1), -1)
+        return (scale * inverse_t(a),)
+
+
+class LinalgSlogdet(Op):
+    """d log|det(A)| = g A⁻ᵀ (the sign has no gradient)"""
+
+    node_name, saved = "LinalgSlogdetBackward0", ("A", "LU", "pivots", "sign")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any) -> tuple:
+        x = a._data
+        _square("slogdet", x)
+        lu, piv = _lu_of_det(x)
+        # the permutation's sign times the diagonal's signs (-0. when singular)
+        sign = np.asarray(_det_of_lu(np.sign(lu), piv), x.dtype)
+        with np.errstate(divide="ignore"):
+            diag = np.abs(np.diagonal(lu, axis1=-2, axis2=-1))
+            logabs = np.asarray(np.log(diag).sum(-1), x.dtype)
+        ctx.save_for_backward(a, constant(lu), constant(piv), sign)
+        return sign, logabs
+
+    @staticmethod
+    def backward(ctx: Ctx, g_sign: Grad, g: Grad) -> tuple:
+        a = ctx.saved_tensors[0]
+        if g is None:
+            return (None,)
+        return (f.unsqueeze(f.unsqueeze(g, -1), -1) * inverse_t(a),)
+
+
+class LinalgInvEx(Op):
+    """d A⁻¹ = -A⁻ᵀ g A⁻ᵀ"""
+
+    node_name, saved = "LinalgInvExBackward0", ("inverse",)
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any) -> Any:
+        x = a._data
+        _square("inv", x)
+        out = _inverse(x)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        (inv,) = ctx.saved_tensors
+        inv_t = f.mT(inv)
+        return (-(inv_t @ g @ inv_t),)
+
+
+def _vector_rhs(x: np.ndarray, b: np.ndarray) -> bool:
+    """B is a vector (or a batch of them) when it has one dim less than A and
+    matches A's batch and size: PyTorch's rule for ``solve``."""
+    return b.ndim == 1 or (b.ndim == x.ndim - 1 and b.shape == x.shape[:-1])
+
+
+class LinalgSolveEx(Op):
+    """d X = A⁻¹B: (gB = A⁻ᵀ g, -gB Xᵀ; gB)"""
+
+    node_name = "LinalgSolveExBackward0"
+    saved = ("A", "LU", "pivots", "result")
+    saved_attrs = ("left",)
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, b: Any) -> Any:
+        x, y = a._data, b._data
+        _square("solve", x)
+        if y.dtype != x.dtype:
+            raise RuntimeError(
+                "linalg.solve: Expected A and B to have the same dtype, but found A "
+                f"of type {dtype_name(x)} and B of type {dtype_name(y)} instead"
+            )
+        ctx.vector = _vector_rhs(x, y)
+        rhs = y[..., None] if ctx.vector else y
+        if rhs.shape[-2] != x.shape[-1]:
+            raise RuntimeError(
+                "linalg.solve: Incompatible shapes of A and B for the equation AX = "
+                f"B ({x.shape[-2]}x{x.shape[-1]} and {rhs.shape[-2]}x{rhs.shape[-1]})"
+            )
+        lu, piv = lu_factor(x)
+        zero = (np.diagonal(lu, axis1=-2, axis2=-1) == 0).any(-1)
+        _singular(
+            "minigrad.linalg.solve",
+            zero,
+            lambda i: "The solver failed because the input matrix is singular.",
+        )
+        batch = broadcast_shape(x.shape[:-2], rhs.shape[:-2])
+        out = np.linalg.solve(
+            np.broadcast_to(x, batch + x.shape[-2:]),
+            np.broadcast_to(rhs, batch + rhs.shape[-2:]),
+        )
+        out = np.asarray(out[..., 0] if ctx.vector else out, x.dtype)
+        ctx.left = True
+        ctx.save_for_backward(a, constant(lu), constant(piv), out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        a, _, _, result = ctx.saved_tensors
+        need_a, _ = ctx.needs_input_grad
+        gb = solve(f.mT(a), g)
+        ga = None
+        if need_a:
+            if ctx.vector:
+                ga = -(f.unsqueeze(gb, -1) * f.unsqueeze(result, -2))
+            else:
+                ga = -(gb @ f.mT(result))
+        return ga, gb
+
+
+def solve(a: Any, b: Any) -> Any:
+    """``A⁻¹ B`` on arrays or Tensors (LinalgSolveExBackward0 on Tensors)."""
+    if isinstance(b, f.ndarray):
+        x = f.data(a)
+        rhs = b[..., None] if _vector_rhs(x, b) else b
+        out = np.linalg.solve(x, rhs)
+        return out[..., 0] if rhs is not b else out
+    return LinalgSolveEx.apply(a if not isinstance(a, f.ndarray) else constant(a), b)
+
+
+class LinalgCross(Op):
+    """d (a × b) = (b × g, g × a)"""
+
+    node_name, saved = "LinalgCrossBackward0", ("other", "self")
+    saved_attrs = ("dim",)
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, b: Any, dim: int) -> Any:
+        x, y = a._data, b._data
+        if x.ndim != y.ndim:
+            raise RuntimeError(
+                "linalg.cross: inputs must have the same number of dimensions."
+            )
+        if x.dtype != y.dtype:
+            raise RuntimeError(
+                f"expected scalar type {dtype_name(x)} but found {dtype_name(y)}"
+            )
+        shape = broadcast_shape(x.shape, y.shape)
+        (d,) = normalize_dims(dim, len(shape))
+        if shape[d] != 3 or x.shape[d - len(shape)] != 3:
+            raise RuntimeError(
+                f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                f"{x.shape[dim]} and {y.shape[dim]}"
+            )
+        ctx.dim, ctx.d = f.u64(dim), d
+        ctx.save_for_backward(b, a)
+        xs, ys = np.broadcast_to(x, shape), np.broadcast_to(y, shape)
+        return np.ascontiguousarray(np.cross(xs, ys, axis=d))
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        b, a = ctx.saved_tensors
+        need_a, need_b, _ = ctx.needs_input_grad
+        ga = cross(b, g, ctx.d) if need_a else None
+        gb = cross(g, a, ctx.d) if need_b else None
+        return ga, gb, None
+
+
+def cross(a: Any, b: Any, d: int) -> Any:
+    if isinstance(a, f.ndarray) and isinstance(b, f.ndarray):
+        shape = np.broadcast_shapes(a.shape, b.shape)
+        return np.cross(np.broadcast_to(a, shape), np.broadcast_to(b, shape), axis=d)
+    wrap = [constant(v) if isinstance(v, f.ndarray) else v for v in (a, b)]
+    return LinalgCross.apply(*wrap, d)

@@ -1,0 +1,131 @@
+"""Square-matrix linear algebra (ops/linalg_decomp.py, ``minigrad.linalg``):
+det, slogdet, inv, solve, cross, and the norms of ``minigrad.linalg``; the
+saved LU factors and pivots, errors in PyTorch's words, ``import torch.linalg``
+through minigrad's import finder.
+
+Each op: float64 gradcheck, the same expression against PyTorch (values,
+gradients, nodes, next_functions, ``_saved_*``), and second order.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+from op_harness import (
+    check_gradcheck,
+    differential,
+    same_error,
+    second_order,
+    torch,
+)
+
+import minigrad
+
+# well-conditioned matrices (a pivot in every column of the LU)
+_A = np.array([[2.0, 1.0, 0.0], [4.0, 3.0, 1.0], [0.0, 1.0, 5.0]])
+_BATCH = np.stack([_A, _A.T[::-1] + np.eye(3)])
+
+DECOMP: dict[str, tuple[Any, list]] = {
+    "det": (lambda T, a: T.linalg.det(a), [_A]),
+    "det_transposed": (lambda T, a: T.det(a.t()), [_A]),
+    "det_batch": (lambda T, a: a.det(), [_BATCH]),
+    "slogdet": (lambda T, a: T.linalg.slogdet(a).logabsdet, [_A]),
+    "slogdet_negative": (lambda T, a: T.linalg.slogdet(a)[1], [_A[::-1].copy()]),
+    "inv": (lambda T, a: T.linalg.inv(a), [_A]),
+    "inverse_batch": (lambda T, a: T.inverse(a), [_BATCH]),
+    "solve_matrix": (lambda T, a, b: T.linalg.solve(a, b), [_A, np.ones((3, 2))]),
+    "solve_vector": (
+        lambda T, a, b: T.linalg.solve(a, b),
+        [_A, np.array([1.0, -2.0, 0.5])],
+    ),
+    "solve_batch": (lambda T, a, b: T.linalg.solve(a, b), [_BATCH, np.ones((2, 3))]),
+    "cross": (
+        lambda T, a, b: T.linalg.cross(a, b),
+        [_A, np.array([[0.5, -1.0, 2.0]])],
+    ),
+    "cross_dim0": (lambda T, a, b: T.linalg.cross(a, b, dim=0), [_A, _A[::-1].copy()]),
+    "norm": (lambda T, a: T.linalg.norm(a), [_A]),
+    "norm_vector3": (lambda T, a: T.linalg.norm(a[0] + 0.5, 3), [_A]),
+    "norm_dim": (lambda T, a: T.linalg.norm(a, dim=1), [_A]),
+    "norm_fro": (lambda T, a: T.linalg.norm(a, "fro"), [_A]),
+    "matrix_norm_1": (lambda T, a: T.linalg.matrix_norm(a - 0.3, 1), [_A]),
+    "matrix_norm_m1": (lambda T, a: T.linalg.norm(a - 0.3, -1), [_A]),
+    "matrix_norm_inf": (lambda T, a: T.linalg.matrix_norm(a - 0.3, float("inf")), [_A]),
+    "matrix_norm_minf_keepdim": (
+        lambda T, a: T.linalg.matrix_norm(a - 0.3, -float("inf"), keepdim=True),
+        [_BATCH],
+    ),
+    "vector_norm": (lambda T, a: T.linalg.vector_norm(a - 0.3, 1, (0, 1)), [_A]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECOMP))
+def test_linalg_ops(name: str) -> None:
+    """Values, gradients, nodes and saved tensors (det's LU is of the matrix as
+    LAPACK reads its memory, pivots 1-based int32) as PyTorch's, to second
+    order."""
+    fn, arrs = DECOMP[name]
+    check_gradcheck(fn, *arrs)
+    differential(fn, arrs)
+    differential(fn, arrs, np.float32)
+    second_order(lambda T, *xs: fn(T, *xs) ** 2, arrs)
+
+
+def test_slogdet_sign_and_return_type() -> None:
+    seen = []
+    for lib in (minigrad, torch):
+        r = lib.linalg.slogdet(lib.tensor(_A[::-1].copy(), requires_grad=True))
+        assert r.sign.requires_grad and r.sign.grad_fn is r.logabsdet.grad_fn
+        seen.append(repr(r).replace("torch", "minigrad").split("grad_fn")[0])
+        seen.append(repr(lib.linalg.slogdet(lib.tensor([[1.0, 2.0], [2.0, 4.0]]))))
+    assert seen[:2] == [s.replace("torch", "minigrad") for s in seen[2:]]
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda T, a: T.linalg.det(a[0]),
+        lambda T, a: T.linalg.det(a[:2]),
+        lambda T, a: T.linalg.inv(a.long()),
+        lambda T, a: T.linalg.inv(a[:2]),
+        lambda T, a: T.linalg.inv(a * 0),
+        lambda T, a: T.linalg.inv(T.stack([a, a * 0])),
+        lambda T, a: T.linalg.inv(a[:, [0, 0, 1]]),
+        lambda T, a: T.linalg.solve(a, a[:2]),
+        lambda T, a: T.linalg.solve(a * 0, a[0]),
+        lambda T, a: T.linalg.solve(T.stack([a, a * 0]), a[:, :1].expand(2, 3, 1)),
+        lambda T, a: T.linalg.solve(a, a.double()),
+        lambda T, a: T.linalg.cross(a[:, :2], a[:, :2]),
+        lambda T, a: T.linalg.cross(a, a[0]),
+        lambda T, a: T.linalg.cross(a[:2], a.double()[:2]),
+        lambda T, a: T.linalg.matrix_norm(a[0]),
+        lambda T, a: T.linalg.matrix_norm(a, 3),
+        lambda T, a: T.linalg.vector_norm(a.long()),
+    ],
+)
+def test_linalg_errors(fn: Any) -> None:
+    same_error(fn, _A)
+
+
+def test_import_torch_linalg_through_the_finder() -> None:
+    """``import torch.linalg`` and ``from torch.linalg import det`` give
+    minigrad's module once minigrad stands in for torch."""
+    code = (
+        "import warnings; warnings.simplefilter('ignore')\n"
+        "import minigrad; minigrad.as_torch()\n"
+        "import torch.linalg\n"
+        "from torch.linalg import det, LinAlgError\n"
+        "assert torch.linalg is minigrad.linalg and det is minigrad.linalg.det\n"
+        "try:\n"
+        "    torch.linalg.inv(torch.zeros(2, 2))\n"
+        "except LinAlgError as e:\n"
+        "    print(type(e).__name__)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "_LinAlgError"
