@@ -137,6 +137,10 @@ def svg_drawing(svg_text: str) -> Any:
         raise RenderError(
             f"PDF export needs svglib: `pip install svglib` ({exc})"
         ) from exc
+    # Text as written: system Graphviz marks no text xml:space="preserve",
+    # and svglib drops a text of no-break spaces (a stepper's empty grad cell,
+    # which the PDF pages fill in) without it.
+    svg_text = svg_text.replace("<svg ", '<svg xml:space="preserve" ', 1)
     drawing = svg2rlg(io.BytesIO(svg_text.encode("utf-8")))
     if drawing is None:
         raise RenderError("svglib could not read the SVG produced by the engine")
