@@ -1,9 +1,10 @@
 """Per-op cost of minigrad against PyTorch (and MyGrad) on lesson-sized tensors.
 
 Runs the same tiny-tensor programs in each framework, interleaved, single-threaded,
-and prints the median time per op (forward + backward) and minigrad's ratio to
-PyTorch. Targets: the tiny-op chain at most 1.0x PyTorch (the core engine's first
-bar was 2.0x), ``autograd.grad`` with ``create_graph=True`` at most 1.5x. MyGrad, the
+and prints the median and mean time per op (forward + backward) and minigrad's
+ratio to PyTorch, with the objects made by the imports frozen out of the cycle
+collector's view (``gc.freeze``). Targets (#18): the tiny-op chain at most 1.15x
+PyTorch, ``autograd.grad`` with ``create_graph=True`` at most 1.3x. MyGrad, the
 nearest numpy peer, is included in the chain when it is installed. Two floors
 come with it: ``bare``, the chain through the smallest engine written in Python
 (the algorithm without PyTorch's semantics), and ``numpy``, its numpy kernels
@@ -17,7 +18,6 @@ from __future__ import annotations
 import argparse
 import heapq
 import itertools
-import os
 import statistics
 import time
 from collections.abc import Callable
@@ -26,26 +26,25 @@ from typing import Any
 
 # One BLAS thread for numpy, like torch.set_num_threads(1) below: tiny tensors
 # measure per-op overhead, not parallel kernels.
-os.environ.setdefault("OMP_NUM_THREADS", "1")
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import _timing  # noqa: I001 (sets one thread before numpy is imported)
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-import minigrad  # noqa: E402
+import minigrad
 
 Program = tuple[Callable[[], None], int]  # (run it once, ops per run)
 
 
-def chain_program(lib: ModuleType, length: int = 300) -> Program:
-    """``length`` rounds of mul, add, tanh on 10-element tensors, then sum and
-    backward."""
+def chain_program(lib: ModuleType, length: int = 300, numbers: bool = False) -> Program:
+    """``length`` rounds of mul, add, tanh on 10-element tensors (with
+    ``numbers``: the operands are Python numbers), then sum and backward."""
     a = lib.tensor(np.random.rand(10).astype(np.float32), requires_grad=True)
     b = lib.tensor(np.random.rand(10).astype(np.float32))
+    s, t = (0.9, 0.1) if numbers else (b, b)
 
     def run() -> None:
         x = a
         for _ in range(length):
-            x = (x * b + b).tanh()
+            x = (x * s + t).tanh()
         x.sum().backward()
         a.grad = None
 
@@ -216,6 +215,7 @@ def main() -> None:
         import mygrad
     except ImportError:
         mygrad = None
+    _timing.freeze()  # the cycle collector's full passes would weigh on the mean only
 
     cases: list[tuple[str, dict[str, Program], int, str]] = [
         (
@@ -228,7 +228,16 @@ def main() -> None:
                 "numpy": numpy_chain_program(),
             },
             3,
-            "<= 1.0",
+            "<= 1.15",
+        ),
+        (
+            "the same chain, Python-number operands",
+            {
+                "minigrad": chain_program(minigrad, numbers=True),
+                "PyTorch": chain_program(torch, numbers=True),
+            },
+            3,
+            "<= 1.15",
         ),
         (
             "one mul + sum, forward+backward",
@@ -246,19 +255,26 @@ def main() -> None:
                 "PyTorch": create_graph_program(torch),
             },
             3,
-            "<= 1.5",
+            "<= 1.3",
         ),
     ]
-    print(f"{'benchmark (per op)':40} {'framework':>9} {'median':>10} {'ratio':>7}")
+    print(
+        f"{'benchmark (per op)':40} {'framework':>9} {'median':>10} {'ratio':>7}"
+        f" {'mean':>10} {'ratio':>7}"
+    )
     for name, programs, number, target in cases:
         samples: dict[str, list[float]] = {fw: [] for fw in programs}
         for _ in range(args.repeats):  # interleaved, so all see the same noise
             for fw, program in programs.items():
                 samples[fw].append(time_per_op(program, number))
         base = statistics.median(samples["PyTorch"])
+        base_mean = statistics.fmean(samples["PyTorch"])
         for fw, times in samples.items():
-            t = statistics.median(times)
-            print(f"{name:40} {fw:>9} {t * 1e6:7.2f} us {t / base:7.2f}")
+            t, m = statistics.median(times), statistics.fmean(times)
+            print(
+                f"{name:40} {fw:>9} {t * 1e6:7.2f} us {t / base:7.2f}"
+                f" {m * 1e6:7.2f} us {m / base_mean:7.2f}"
+            )
             name = ""
         if target:
             print(f"{'':40} {'target':>9} {'':>10} {target:>7}")

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _backward_io, function, grad_mode
+from . import _backward_io, _fastpath, function, grad_mode
 from ._anomaly import call_in_anomaly_mode
 from ._backward_io import tensors as tensors_of
 from ._dtype import from_numpy_dtype
@@ -51,6 +51,7 @@ def bind_tensor_class(cls: type, new_tensor: Any) -> None:
     global Tensor
     Tensor = cls
     function.bind_tensor_class(cls, new_tensor)
+    _fastpath.bind_tensor_class(cls, new_tensor)
 
 
 def _run_hooks(hooks: Any, grad: Any, graph: bool, record: Silent) -> Any:
@@ -98,30 +99,32 @@ class GraphTask:
         accumulate: bool,
     ) -> None:
         self.keep_graph, self.graph = keep_graph, graph
-        self.deps = deps = {}
+        # one dict: each node seen, with its count of incoming edges
+        self.deps = deps = dict.fromkeys([fn for fn, _ in roots], 0)
         # with inputs=, the walk also notes each node's parents (see _needed)
         parents: dict[Node, list[Node]] | None = {} if inputs is not None else None
-        seen = {fn for fn, _ in roots}
-        stack = list(seen)
+        stack = list(deps)
         while stack:  # 1. count the edges into every reachable node
             node = stack.pop()
             for nxt, _ in node.next_functions:
                 if nxt is not None:
-                    deps[nxt] = deps.get(nxt, 0) + 1
+                    count = deps.get(nxt)
+                    if count is None:  # seen for the first time
+                        deps[nxt] = 1
+                        stack.append(nxt)
+                    else:
+                        deps[nxt] = count + 1
                     if parents is not None:
                         ps = parents.get(nxt)
                         if ps is None:
                             parents[nxt] = [node]
                         else:
                             ps.append(node)
-                    if nxt not in seen:
-                        seen.add(nxt)
-                        stack.append(nxt)
 
-        self.nodes = seen  # every node the pass can reach
+        self.nodes = deps  # every node the pass can reach (its keys)
         self.selection: Selection | None = None
         if parents is not None:
-            self.selection = Selection(parents, inputs, seen, accumulate)
+            self.selection = Selection(parents, inputs, deps, accumulate)
 
         self.buffers: dict[Node, list] = {}
         for (fn, nr), g in zip(roots, root_grads):  # 2. seed the roots' buffers
@@ -165,7 +168,13 @@ class GraphTask:
             with np.errstate(all="ignore"):
                 event = None
                 ready, run_next = self.ready, self.run_next
-                if limit is None:
+                if limit is None and not trace and self.selection is None:
+                    if _fastpath.enabled:  # the common nodes inline, the rest here
+                        event = _fastpath.run_all(self, _add_to_buffer)
+                    else:
+                        while ready:
+                            event = run_next(trace)
+                elif limit is None:
                     while ready:
                         event = run_next(trace)
                 else:

@@ -163,6 +163,9 @@ class FunctionMeta(type):
         )
         if not builtin:
             cls._backward_cls._repr_prefix = "minigrad.autograd.function."
+        install_fast_apply = registered.get("fast_apply")  # (_fastpath.py)
+        if install_fast_apply is not None:
+            install_fast_apply(cls)
 
 
 class Function(metaclass=FunctionMeta):

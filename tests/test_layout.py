@@ -53,6 +53,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("function", ("minigrad.function",)),
+    ("fast paths", ("minigrad._fastpath",)),
     ("engine", ("minigrad.engine",)),
     ("op helpers", ("minigrad._formula", "minigrad.ops", "minigrad.ops._")),
     ("op families", ("minigrad.ops.",)),

@@ -130,6 +130,9 @@ def binary_out(out: Any, a: Any, b: Any) -> Any:
     give, laid out in memory as PyTorch lays it out."""
     if out.ndim > 1 and not (a._data.flags.c_contiguous and b._data.flags.c_contiguous):
         out = iterator_layout(out, (a._data, b._data))
+    ad = out.dtype
+    if a._data.dtype is ad and b._data.dtype is ad:  # the usual case: one dtype
+        return out
     return promoted(out, a, b)
 
 

@@ -1,0 +1,239 @@
+"""Fast paths: the common case of ``Function.apply`` and of the engine's loop, in
+fewer steps, with the same result as the general path.
+
+The general path (``function.Function.apply``, ``engine.GraphTask.run_next``) is
+the reference and reads as PyTorch's order of steps; these shortcuts only skip
+checks whose answer is known in the common case, and hand everything else to
+it. ``tests/test_fastpath.py`` runs a set of programs with and without them
+(``disabled()``) and compares values, gradients, nodes, versions, hooks and
+errors.
+
+- ``make_apply(cls)``: each built-in op's ``apply``, made once when the class is
+  created (``FunctionMeta`` calls ``install`` through ``node.registered``): for
+  one or two plain Tensors it finds the edges, runs forward and makes the
+  output without the general loop over arguments.
+- ``run_all(task, ...)``: a backward pass without tracing or ``inputs=`` runs
+  each node that has no hooks inline, and hands the others to ``run_next``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from heapq import heappop, heappush
+from typing import Any
+
+from numpy import asarray, ndarray
+
+from . import function, grad_mode, node
+from .function import _NO_EDGE, Function, _save_all, _sequence_nr, _wire
+from .node import AccumulateGrad, _call, _conform, accumulate_into
+
+enabled = True  # False: every op and every node takes the general path
+
+# The Tensor class and its version counter, handed down by engine.bind_tensor_class.
+Tensor: Any = None
+VersionCounter: Any = None
+_object_new = object.__new__
+_generic_apply = Function.__dict__["apply"].__func__  # the reference
+# needs_input_grad, one shared tuple per value (a node only reads it)
+_NEEDS1 = {need: (need,) for need in (True, False)}
+_NEEDS2 = {(a, b): (a, b) for a in (True, False) for b in (True, False)}
+
+
+def bind_tensor_class(cls: type, new_tensor: Callable[..., Any]) -> None:
+    """Receive the Tensor class (from engine.bind_tensor_class), and the class
+    of the version counters its constructor makes."""
+    global Tensor, VersionCounter
+    Tensor = cls
+    VersionCounter = type(new_tensor(ndarray(0), False, cls)._vc)
+
+
+@contextmanager
+def disabled() -> Iterator[None]:
+    """Run everything on the general path (the fast paths' tests compare)."""
+    global enabled
+    prev, enabled = enabled, False
+    try:
+        yield
+    finally:
+        enabled = prev
+
+
+def make_apply(cls: type) -> Callable[..., Any]:
+    """``cls.apply`` for a built-in op. For one or two plain Tensors (not a
+    subclass, not a view) outside anomaly mode and forward AD, it finds each
+    input's edge as ``Function.apply``'s loop does for those (a non-leaf: its
+    grad_fn; a constant: no edge; a leaf that requires grad: its
+    AccumulateGrad) and makes the one array output; anything else, e.g. a
+    non-tensor argument, a view made under no_grad or several outputs, goes to
+    the general path (a tuple output to its wiring)."""
+    node_cls, forward, failed = cls._backward_cls, cls.forward, cls._forward_failed
+
+    def apply(*args: Any) -> Any:
+        state = grad_mode.state
+        n = len(args)
+        if (
+            not enabled
+            or n > 2
+            or state.anomaly
+            or function.forward_ad_level is not None
+        ):
+            return _generic_apply(cls, *args)
+        recording = state.enabled
+        a = args[0]
+        if type(a) is not Tensor or a._base is not None:
+            return _generic_apply(cls, *args)
+        fn = a._grad_fn
+        if fn is not None:
+            need_a, edge_a = True, (fn, a._output_nr)
+        elif not a._requires_grad:
+            need_a, edge_a = False, _NO_EDGE
+        elif a._no_grad_view:
+            return _generic_apply(cls, *args)
+        else:
+            need_a, edge_a = True, (a._grad_accumulator(), 0) if recording else _NO_EDGE
+        ctx = _object_new(node_cls)
+        if n == 1:
+            ctx.needs_input_grad = _NEEDS1[need_a]
+            record = recording and need_a
+            if record:  # numbered and wired before forward runs, as in PyTorch
+                ctx._seq = next(_sequence_nr)
+                ctx.next_functions = (edge_a,)
+        else:
+            b = args[1]
+            if type(b) is not Tensor or b._base is not None:
+                return _generic_apply(cls, *args)
+            fn = b._grad_fn
+            if fn is not None:
+                need_b, edge_b = True, (fn, b._output_nr)
+            elif not b._requires_grad:
+                need_b, edge_b = False, _NO_EDGE
+            elif b._no_grad_view:
+                return _generic_apply(cls, *args)
+            else:
+                need_b = True
+                edge_b = (b._grad_accumulator(), 0) if recording else _NO_EDGE
+            ctx.needs_input_grad = _NEEDS2[need_a, need_b]
+            record = recording and (need_a or need_b)
+            if record:
+                ctx._seq = next(_sequence_nr)
+                ctx.next_functions = (edge_a, edge_b)
+        try:
+            raw = forward(ctx, *args)
+        except ValueError:  # numpy's words; an op may know PyTorch's
+            failed(*args)
+            raise
+        if type(raw) is tuple:
+            return _wire(ctx, args, raw, record)
+        # HOT-PATH INLINE of Function.apply's tail and _tensor._new_tensor
+        out = _object_new(Tensor)
+        out._data = raw if type(raw) is ndarray else asarray(raw)
+        out._requires_grad = False
+        out._vc = VersionCounter()
+        if state.inference:
+            out._inference = True
+        if record and raw.dtype.kind == "f":
+            out._grad_fn = ctx
+            ctx._output_meta = ((raw.shape, raw.dtype),)
+        else:
+            out._grad_fn = None
+        if record:
+            to_save = ctx.to_save
+            if to_save is not None:
+                ctx.to_save = None
+                ctx._held = _save_all(ctx, to_save, (raw,), (out,))
+        return out
+
+    return apply
+
+
+def install(cls: type) -> None:
+    """Give a built-in op its fast ``apply``, unless it (or a parent) defines
+    its own ``apply`` (e.g. ``NotDifferentiable``)."""
+    if not (cls._array_backward and "_backward_cls" in cls.__dict__):
+        return
+    definer = next(k for k in cls.__mro__ if "apply" in k.__dict__)
+    if definer is Function or isinstance(definer.__dict__["apply"], _FastApply):
+        cls.apply = _FastApply(make_apply(cls))
+
+
+class _FastApply(staticmethod):
+    """The staticmethod that holds a fast ``apply`` (so ``install`` knows it)."""
+
+
+def run_all(task: Any, add_to_buffer: Callable[..., None]) -> Any:
+    """Run a whole untraced pass without ``inputs=``. A node without hooks runs
+    here: it skips the step recorder (nothing is traced), the capture for
+    ``inputs=`` (there is none) and the three hook steps (there are none), so it
+    is run_next's call, release and send; an AccumulateGrad whose leaf has no
+    hooks only accumulates. Any other node, or anomaly mode, goes to
+    ``run_next``. Returns the last node run, as ``run`` does. (``add_to_buffer``
+    is the engine's.)"""
+    ready, buffers, deps = task.ready, task.buffers, task.deps
+    graph, keep = task.graph, task.keep_graph
+    state = grad_mode.state
+    last = None
+    while ready:
+        last = ready[0][2]
+        if last._hooked or state.anomaly:
+            task.run_next(False)
+            continue
+        if type(last) is AccumulateGrad:
+            if last.variable._hooks:
+                task.run_next(False)
+                continue
+            heappop(ready)
+            task.running = last
+            task.index += 1
+            grads = buffers.pop(last, None) or [None]
+            if grads[0] is not None:
+                accumulate_into(last.variable, grads[0], graph)
+            task.running = None
+            continue
+        heappop(ready)
+        task.running = last
+        task.index += 1
+        grads = buffers.pop(last, None) or [None]
+        if grads[0] is not None or any(g is not None for g in grads):
+            outs = _call(last, grads, graph)
+        else:
+            outs = [None] * len(last.next_functions)
+        if not keep:
+            last.release_variables()
+        # HOT-PATH INLINE of GraphTask._send with every node needed and nothing
+        # recorded (tests/test_fastpath.py compares the two)
+        for i, (nxt, nr) in enumerate(last.next_functions):
+            if nxt is None:
+                continue
+            g = outs[i]
+            if g is not None:
+                meta = nxt._output_meta
+                if meta:
+                    shape, dtype = meta[nr]
+                    d = g if type(g) is ndarray else getattr(g, "_data", g)
+                    if d.shape != shape or d.dtype is not dtype:
+                        g = _conform(last, i, g, shape, dtype)
+                if nr == 0 and nxt._num_outputs == 1 and nxt not in buffers:
+                    buffers[nxt] = [g]
+                else:
+                    add_to_buffer(buffers, nxt, nr, g)
+            left = deps[nxt] - 1
+            deps[nxt] = left
+            if left == 0:
+                heappush(ready, (-nxt._seq, task.counter, nxt))
+                task.counter += 1
+        task.running = None
+    return last
+
+
+def _subclasses(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+# Classes made from now on get theirs from FunctionMeta; those made already, here.
+node.register(fast_apply=install)
+for _cls in list(_subclasses(Function)):
+    install(_cls)
