@@ -199,36 +199,46 @@ def test_one_line_switches_the_library(path: Path) -> None:
 @pytest.mark.parametrize("path", WITH_BLANKS, ids=[p.stem for p in WITH_BLANKS])
 def test_blank_exercises_fail(path: Path, python3_kernel: str, tmp_path: Path) -> None:
     """With the blanks the lesson ships, every check says "Not yet" (and Run All
-    goes on to the later cells); with a wrong answer in place, every check raises."""
+    goes on to the later cells); with a wrong answer in place, every check raises.
+    The wrong answers run in the kernel of the blanks, as a student's second Run
+    All would (one kernel start, not two)."""
     import nbformat
     from nbclient import NotebookClient
 
-    def run(nb: nbformat.NotebookNode) -> dict[str, nbformat.NotebookNode]:
-        NotebookClient(
-            nb,
-            timeout=300,
-            kernel_name=python3_kernel,
-            allow_errors=True,
-            resources={"metadata": {"path": str(tmp_path)}},
-        ).execute()
-        return {cell.id: cell for cell in nb.cells}
+    client = NotebookClient(
+        nbformat.v4.new_notebook(),
+        timeout=300,
+        kernel_name=python3_kernel,
+        allow_errors=True,
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
 
     def text(cell: nbformat.NotebookNode) -> str:
         return "".join(o.get("text", "") for o in cell.outputs)
 
-    cells = run(nbformat.read(path, as_version=4))
+    blank = nbformat.read(path, as_version=4)
+    wrong = nbformat.read(path, as_version=4)
+    for cell in wrong.cells:
+        if cell.id in _ANSWERS.SOLUTIONS[path.stem]:
+            assert "..." in cell.source, cell.id
+            cell.source = cell.source.replace("...", "'a wrong answer'")
+    try:
+        client.nb = blank
+        client.execute(cleanup_kc=False)  # the kernel stays up for the next run
+        client.nb = wrong
+        client.execute()
+    finally:
+        if client.km is not None and client.km.has_kernel:  # a run failed
+            client.km.shutdown_kernel(now=True)
+
+    cells = {cell.id: cell for cell in blank.cells}
     for cell_id in _ANSWERS.CHECKS[path.stem]:
         errors = [o for o in cells[cell_id].outputs if o.output_type == "error"]
         assert not errors, f"{path.name}: check {cell_id} stops Run All on a blank"
         assert "Not yet" in text(cells[cell_id]), f"{path.name}: {cell_id}"
         assert "Correct!" not in text(cells[cell_id]), f"{path.name}: {cell_id}"
 
-    wrong = nbformat.read(path, as_version=4)
-    for cell in wrong.cells:
-        if cell.id in _ANSWERS.SOLUTIONS[path.stem]:
-            assert "..." in cell.source, cell.id
-            cell.source = cell.source.replace("...", "'a wrong answer'")
-    cells = run(wrong)
+    cells = {cell.id: cell for cell in wrong.cells}
     for cell_id in _ANSWERS.CHECKS[path.stem]:
         errors = [o for o in cells[cell_id].outputs if o.output_type == "error"]
         assert errors, f"{path.name}: check {cell_id} passes with a wrong answer"
