@@ -1987,6 +1987,8 @@ def _unary_inplace(name: str) -> Callable:
 
 
 _OP_CLASS = {"log1p": "Log1p", "exp2": "Exp2", "expm1": "Expm1", "log2": "Log2"}
+# (PyTorch records other nodes for these three in place, with no derivative)
+_OP_CLASS.update(asinh="AsinhInplace", acosh="AcoshInplace", atanh="AtanhInplace")
 for _name in (
     "abs log sqrt rsqrt reciprocal sin cos tan sinh cosh asin acos atan asinh acosh "
     "atanh log1p log2 log10 exp2 expm1 erf sign sgn"

@@ -31,6 +31,10 @@ Classes (and the node each records):
     Asinh          AsinhBackward0
     Acosh          AcoshBackward0
     Atanh          AtanhBackward0
+    NoInplaceDerivative  (their shared base: backward raises)
+    AsinhInplace   AsinhBackward1  (asinh_: PyTorch has no derivative for it)
+    AcoshInplace   AcoshBackward1
+    AtanhInplace   AtanhBackward1
     _Rounding      (base: step functions, gradient zero)
     Floor          FloorBackward0
     Ceil           CeilBackward0
@@ -467,6 +471,52 @@ class Atanh(Op):
     def backward(ctx: Ctx, g: Grad) -> Any:
         (a,) = ctx.saved_tensors
         return f.scale(g, 1) / f.number_minus(1, a**2)
+
+
+class NoInplaceDerivative(Op):
+    """PyTorch defines no derivative for ``asinh_``, ``acosh_`` and ``atanh_``:
+    their node is recorded and backward through it raises."""
+
+    _abstract = True
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> Any:
+        raise NotImplementedError(
+            f"the derivative for 'inplace version of {ctx.op}' is not implemented."
+        )
+
+
+class AsinhInplace(NoInplaceDerivative):
+    """d asinh_(a): not implemented"""
+
+    node_name = "AsinhBackward1"
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any) -> Any:
+        ctx.op = "asinh"
+        return np.arcsinh(as_float(a._data))
+
+
+class AcoshInplace(NoInplaceDerivative):
+    """d acosh_(a): not implemented"""
+
+    node_name = "AcoshBackward1"
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any) -> Any:
+        ctx.op = "acosh"
+        return np.arccosh(as_float(a._data))
+
+
+class AtanhInplace(NoInplaceDerivative):
+    """d atanh_(a): not implemented"""
+
+    node_name = "AtanhBackward1"
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any) -> Any:
+        ctx.op = "atanh"
+        return np.arctanh(as_float(a._data))
 
 
 # ------------------------------------------------------------------ rounding
