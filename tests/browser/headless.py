@@ -57,18 +57,34 @@ def need_browser() -> str:
     return exe
 
 
+# One playwright for every open browser: its sync API cannot start a second
+# one while a first is running (conftest.py's shared browser may be).
+_driver: dict[str, Any] = {"users": 0}
+
+
 @contextmanager
 def chromium() -> Iterator[Any]:
     """A headless Chromium `Browser`, closed afterwards."""
     exe = need_browser()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
+    if not _driver["users"]:
+        _driver["context"] = sync_playwright()
+        _driver["playwright"] = _driver["context"].__enter__()
+    _driver["users"] += 1
+    try:
+        browser = _driver["playwright"].chromium.launch(
+            executable_path=exe, args=LAUNCH_ARGS
+        )
         try:
             yield browser
         finally:
             browser.close()
+    finally:
+        _driver["users"] -= 1
+        if not _driver["users"]:
+            _driver.pop("context").__exit__(None, None, None)
+            del _driver["playwright"]
 
 
 def offline(page: Any) -> list[str]:
