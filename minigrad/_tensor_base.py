@@ -1693,6 +1693,19 @@ class TensorBase(ViewsAndInplace):
     def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         return self._inplace(IX.ScatterAdd, dim, (index,), src)
 
+    def index_put(
+        self, indices: Any, values: Tensor, accumulate: bool = False
+    ) -> Tensor:
+        """A copy with ``values`` written (or added) at ``self[indices]``."""
+        key = _index_put_key("index_put", indices, values)
+        return IX.IndexPut.apply(self, values, key, accumulate)
+
+    def index_put_(
+        self, indices: Any, values: Tensor, accumulate: bool = False
+    ) -> Tensor:
+        key = _index_put_key("index_put_", indices, values)
+        return self._inplace(IX.IndexPut, values, key, accumulate)
+
     def _index(self, key: Any) -> Tensor:
         np_key = _numpy_key(key)
         items = key if isinstance(key, tuple) else (key,)
@@ -1725,6 +1738,12 @@ class TensorBase(ViewsAndInplace):
                 )
             )
         ):
+            # PyTorch views a value with leading 1s without them first
+            sizes = value._data.shape
+            while sizes and sizes[0] == 1:
+                sizes = sizes[1:]
+            if sizes != value._data.shape:
+                value = value.view(sizes)
             self._inplace(IX.IndexPut, value, _numpy_key(key), False)
         else:
             dst = self[key]
@@ -1886,6 +1905,28 @@ def _tensor_arg(fn: str, value: Any, position: int = 1, name: str = "other") -> 
             f"{_py_type_name(value)}"
         )
     return value
+
+
+def _index_put_key(fn: str, indices: Any, values: Any) -> tuple:
+    """``index_put``'s tuple of index tensors as a numpy key (PyTorch's parser
+    takes a tuple or list of Tensors, no None)."""
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(
+            f"{fn}(): argument 'indices' (position 1) must be tuple of Tensors, not "
+            f"{type(indices).__name__}"
+        )
+    for i, t in enumerate(indices):
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {i} in argument 0, but got "
+                f"{type(t).__name__}"
+            )
+        if t._data.dtype.kind not in "iub":
+            raise IndexError(
+                "tensors used as indices must be long, int, byte or bool tensors"
+            )
+    _tensor_arg(fn, values, 2, "values")
+    return tuple(t._data for t in indices)
 
 
 def _shape_arg(shape: tuple, fn: str, arg: str = "size") -> tuple:

@@ -181,10 +181,18 @@ class IndexPut(Op):
         out = np.array(a._data, copy=True)
         ctx.key, ctx.accumulate, ctx.vshape = key, accumulate, v._data.shape
         ctx.indices = index_tensors(key)
-        if accumulate:
-            np.add.at(out, key, v._data)
-        else:
-            out[key] = v._data
+        try:
+            if accumulate:
+                np.add.at(out, key, v._data)
+            else:
+                out[key] = v._data
+        except IndexError as e:  # numpy says "axis" where PyTorch says "dimension"
+            raise IndexError(str(e).replace(" axis ", " dimension ")) from None
+        except ValueError:
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {list(v._data.shape)} cannot "
+                f"be broadcast to indexing result of shape {list(a._data[key].shape)}"
+            ) from None
         return out
 
     @staticmethod

@@ -1,5 +1,6 @@
 """Indexing (ops/indexing.py): gather, scatter (plain, add, reduce, drawn),
-index_select, index_add, index_fill, embedding, take and put.
+index_select, index_add, index_fill, embedding, take and put, index_put
+(and the view PyTorch puts on a setitem value).
 
 Each op: float64 gradcheck, the same expression against PyTorch (values,
 gradients, nodes, next_functions, ``_saved_*``), and second order where it
@@ -246,6 +247,75 @@ def test_take_put(name: str) -> None:
     ],
 )
 def test_take_put_errors(fn: Any) -> None:
+    same_error(fn, np.ones((2, 3)))
+
+
+# --------------------------------------------------------------- index_put
+INDEX_PUT = {
+    "index_put": lambda T, a, v: a.index_put((T.tensor([0, 2]),), v),
+    "row_vector": lambda T, a, v: T.index_put(a, [T.tensor([2, 0])], v[0]),
+    "number_like": lambda T, a, v: a.index_put((T.tensor([1]),), v.sum()),
+    "accumulate": lambda T, a, v: a.index_put(
+        (T.tensor([0, 0]), T.tensor([1, 1])), v[0, :2], accumulate=True
+    ),
+    "mask": lambda T, a, v: a.index_put((a > 0.5,), v[0, 0]),
+    "inplace": lambda T, a, v: (a * 1).index_put_((T.tensor([1, 2]),), v),
+    "inplace_accumulate": lambda T, a, v: (a * 1).index_put_(
+        (T.tensor([1, 1]),), v.expand(2, 3), True
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INDEX_PUT))
+def test_index_put(name: str) -> None:
+    """Values, gradients and nodes as PyTorch's: the values go in as they are
+    (IndexPutBackward0's second edge is the values' own node)."""
+    fn = INDEX_PUT[name]
+    rng = np.random.default_rng(20)
+    arrs = [rng.normal(size=(3, 3)), rng.normal(size=(1, 3))]
+    if "accumulate" not in name and "mask" not in name:
+        check_gradcheck(fn, *arrs)
+    differential(fn, arrs)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        lambda v: v,
+        lambda v: v[0],
+        lambda v: v.sum(),
+        lambda v: v.unsqueeze(0),
+        lambda v: v.expand(2, 3).unsqueeze(0),
+    ],
+    ids=["leading_one", "row", "zero_d", "two_leading_ones", "expanded"],
+)
+def test_setitem_views_value_without_leading_ones(value: Any) -> None:
+    """``x[idx] = v``: PyTorch views a value with leading size-1 dims without
+    them (ViewBackward0) before its index_put_."""
+
+    def fn(T: Any, a: Any, v: Any) -> Any:
+        b = a * 1
+        b[T.tensor([0, 2])] = value(v)
+        return b
+
+    rng = np.random.default_rng(21)
+    differential(fn, [rng.normal(size=(3, 3)), rng.normal(size=(1, 3))])
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda T, a: a.index_put(T.tensor([0]), a[0]),
+        lambda T, a: a.index_put((None, T.tensor([0])), a[0]),
+        lambda T, a: a.index_put((T.tensor([0]),), a[0].double()),
+        lambda T, a: a.index_put((T.tensor([0, 1]),), T.ones(2, 2)),
+        lambda T, a: a.index_put((T.tensor([0.0]),), a[0]),
+        lambda T, a: a.index_put((T.tensor([5]),), a[0]),
+        lambda T, a: a.index_put((T.tensor([0]),), 1.0),
+        lambda T, a: a.long().index_put_((T.tensor([0]),), T.tensor(0.5)),
+    ],
+)
+def test_index_put_errors(fn: Any) -> None:
     same_error(fn, np.ones((2, 3)))
 
 
