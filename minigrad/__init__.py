@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as _np
 
+from . import _tensor_base, autograd, utils
 from . import _warn as _warn_state
-from . import autograd, utils
 from ._dtype import (
     bfloat16,
     bool,
@@ -226,6 +226,22 @@ def _two_tensors(name: str) -> Any:
 for _name in ("fmax", "fmin", "inner"):
     globals()[_name] = _two_tensors(_name)
 del _name
+
+
+def sort(input: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """``input.sort(...)``; with ``stable``, dim and descending are keywords."""
+    dim, descending, stable = _tensor_base._sort_args(
+        "sort", (input, *args), kwargs, function=True
+    )
+    return input.sort(dim=dim, descending=descending, stable=stable)
+
+
+def argsort(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """``input.argsort(...)``; with ``stable``, dim and descending are keywords."""
+    dim, descending, stable = _tensor_base._sort_args(
+        "argsort", (input, *args), kwargs, function=True
+    )
+    return input.argsort(dim=dim, descending=descending, stable=stable is True)
 
 
 def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:

@@ -1081,16 +1081,17 @@ class TensorBase(ViewsAndInplace):
     ger = outer
 
     # ----------------------------------------- max, min, sort (ops/ordering.py)
-    def sort(
-        self, dim: int = -1, descending: bool = False, *, stable: bool | None = None
-    ) -> Any:
+    def sort(self, *args: Any, **kwargs: Any) -> Any:
+        """``sort(dim=-1, descending=False)``, or ``sort(*, stable, dim=-1,
+        descending=False)``: PyTorch's two overloads (with ``stable``, dim and
+        descending must be keywords)."""
+        dim, descending, stable = _sort_args("sort", args, kwargs)
         cls = O.Sort if stable is None else O.SortStable
         return O.SortResult(*cls.apply(self, dim, descending))
 
-    def argsort(
-        self, dim: int = -1, descending: bool = False, *, stable: bool = False
-    ) -> Tensor:
-        return self.sort(dim, descending, stable=stable).indices
+    def argsort(self, *args: Any, **kwargs: Any) -> Tensor:
+        dim, descending, stable = _sort_args("argsort", args, kwargs)
+        return self.sort(dim=dim, descending=descending, stable=bool(stable)).indices
 
     def msort(self) -> Tensor:
         return self.sort(0).values
@@ -1927,6 +1928,52 @@ def _index_put_key(fn: str, indices: Any, values: Any) -> tuple:
             )
     _tensor_arg(fn, values, 2, "values")
     return tuple(t._data for t in indices)
+
+
+def _sort_args(name: str, args: tuple, kwargs: dict, function: bool = False) -> tuple:
+    """(dim, descending, stable) of sort/argsort, refused as PyTorch 2.13's
+    argument parser refuses ``stable`` beside a positional dim or descending
+    (``function``: ``minigrad.sort(x, ...)``, whose args start with the input;
+    the parser lists the keywords in reverse)."""
+    own = args[1:] if function else args
+    unknown = set(kwargs) - {"dim", "descending", "stable"}
+    if unknown:
+        raise TypeError(f"{name}() got an unexpected keyword argument {min(unknown)!r}")
+    if "stable" in kwargs and own:
+        got = [type(a).__name__ for a in args]
+        got += [f"{k}={type(v).__name__}" for k, v in reversed(kwargs.items())]
+        head = (
+            f"{name}() received an invalid combination of arguments - got "
+            f"({', '.join(got)}), but expected one of:\n"
+        )
+        if function and name == "sort":
+            raise TypeError(
+                f"{head} * (Tensor input, *, bool stable, int dim = -1, bool "
+                "descending = False, tuple of Tensors out = None)\n * (Tensor input, "
+                "int dim = -1, bool descending = False, *, tuple of Tensors out = "
+                "None)\n"
+            )
+        if len(own) == 1 and list(kwargs) == ["stable"]:
+            first, second = (
+                "*, bool stable, int dim = -1, bool descending = False",
+                ("int dim = -1, bool descending = False"),
+            )
+            if function:
+                first, second = (
+                    f"Tensor input, {first}, Tensor out = None",
+                    (f"Tensor input, {second}"),
+                )
+            raise TypeError(
+                f"{head} * ({first})\n * ({second})\n      didn't match because "
+                "some of the keywords were incorrect: stable\n"
+            )
+        lo = 2 if function else 1
+        raise TypeError(
+            f"{name}() takes from {lo} to {lo - 1} positional arguments but "
+            f"{len(args)} were given"
+        )
+    values = dict(zip(("dim", "descending"), own), **kwargs)
+    return values.get("dim", -1), values.get("descending", False), values.get("stable")
 
 
 def _shape_arg(shape: tuple, fn: str, arg: str = "size") -> tuple:

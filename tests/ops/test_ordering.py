@@ -105,6 +105,45 @@ def test_cummax_cummin_ties_and_nan(name: str) -> None:
 @pytest.mark.parametrize(
     "fn",
     [
+        lambda T, a: a.sort(0, stable=True),
+        lambda T, a: a.sort(0, stable=None),
+        lambda T, a: a.sort(0, True, stable=False),
+        lambda T, a: a.sort(1, descending=True, stable=True),
+        lambda T, a: T.sort(a, 0, descending=True, stable=True),
+        lambda T, a: T.sort(a, 0, True, stable=True),
+        lambda T, a: T.sort(a, 0, stable=True, dim=0),
+        lambda T, a: a.argsort(0, stable=True),
+        lambda T, a: a.argsort(0, True, stable=True),
+        lambda T, a: T.argsort(a, 0, stable=True),
+        lambda T, a: T.argsort(a, 0, descending=True, stable=True),
+    ],
+)
+def test_sort_stable_takes_keywords_only(fn: Any) -> None:
+    """PyTorch 2.13's sort(*, stable, dim, descending) overload: ``stable``
+    beside a positional dim or descending is refused in its parser's words."""
+    same_error(fn, np.ones((2, 3)))
+
+
+def test_sort_stable_descending_keywords() -> None:
+    x = np.array([[3.0, 1.0, 2.0, 3.0], [0.5, 0.5, -1.0, 2.0]])
+    for fn in (
+        lambda T, a: a.sort(stable=True, descending=True).values,
+        lambda T, a: T.sort(a, dim=0, stable=True, descending=True)[0],
+        lambda T, a: a.sort(0, True).values,
+    ):
+        differential(fn, [x])
+    for lib in (minigrad, torch):
+        t = lib.tensor(x)
+        assert t.argsort(stable=True, descending=True).tolist() == [
+            [0, 3, 2, 1],
+            [3, 0, 1, 2],
+        ]
+        assert lib.argsort(t, 1, True).tolist()[0][:2] == [0, 3]
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
         lambda T, a: a.cummax(2),
         lambda T, a: T.cummin(a[0, 0], 1),
     ],
