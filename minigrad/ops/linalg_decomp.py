@@ -162,6 +162,12 @@ class LinalgDet(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         a, _, _, result = ctx.saved_tensors
         scale = f.unsqueeze(f.unsqueeze(g * result, -1), -1)
+        if isinstance(g, f.ndarray):
+            # a singular matrix gets a zero gradient, as PyTorch's first-order
+            # formula gives it (its det scales the inverse of a stand-in)
+            x = f.data(a)
+            singular = (f.data(result) == 0)[..., None, None]
+            a = np.where(singular, np.eye(x.shape[-1], dtype=x.dtype), x)
         return (scale * inverse_t(a),)
 
 

@@ -75,6 +75,22 @@ def test_linalg_ops(name: str) -> None:
     second_order(lambda T, *xs: fn(T, *xs) ** 2, arrs)
 
 
+@pytest.mark.parametrize(
+    "matrix",
+    [
+        [[1.0, 2.0], [2.0, 4.0]],
+        [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]],
+        [[0.0, 0.0], [0.0, 0.0]],
+    ],
+)
+def test_det_of_a_singular_matrix(matrix: list) -> None:
+    """det is 0 and its first-order gradient is 0, as PyTorch gives them."""
+    differential(lambda T, a: T.linalg.det(a), [np.array(matrix)])
+    differential(
+        lambda T, a: a.det(), [np.stack([np.array(matrix), np.eye(len(matrix))])]
+    )
+
+
 def test_slogdet_sign_and_return_type() -> None:
     seen = []
     for lib in (minigrad, torch):
