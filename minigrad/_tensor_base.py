@@ -951,6 +951,12 @@ class TensorBase(ViewsAndInplace):
     def slogdet(self) -> Any:
         return LD.SlogdetResult(*LD.LinalgSlogdet.apply(self))
 
+    def logdet(self) -> Tensor:
+        """log(det), nan for a negative det: slogdet's log|det| where its sign
+        is not negative (WhereBackward0, as PyTorch records it)."""
+        sign, logabsdet = LD.LinalgSlogdet.apply(self)
+        return C.where(sign < 0, float("nan"), logabsdet)
+
     # -------------------------------------------- reductions (ops/reduction.py)
     def sum_to_size(self, *size: Any) -> Tensor:
         """The sum down to ``size``, which must expand to this tensor's shape:

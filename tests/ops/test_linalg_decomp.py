@@ -35,6 +35,7 @@ DECOMP: dict[str, tuple[Any, list]] = {
     "det_batch": (lambda T, a: a.det(), [_BATCH]),
     "slogdet": (lambda T, a: T.linalg.slogdet(a).logabsdet, [_A]),
     "slogdet_negative": (lambda T, a: T.linalg.slogdet(a)[1], [_A[::-1].copy()]),
+    "logdet": (lambda T, a: T.logdet(a), [_A]),
     "inv": (lambda T, a: T.linalg.inv(a), [_A]),
     "inverse_batch": (lambda T, a: T.inverse(a), [_BATCH]),
     "solve_matrix": (lambda T, a, b: T.linalg.solve(a, b), [_A, np.ones((3, 2))]),
@@ -73,6 +74,12 @@ def test_linalg_ops(name: str) -> None:
     differential(fn, arrs)
     differential(fn, arrs, np.float32)
     second_order(lambda T, *xs: fn(T, *xs) ** 2, arrs)
+
+
+def test_logdet_of_a_negative_det_is_nan() -> None:
+    """nan where det < 0; the where's gradient (zero there) is PyTorch's."""
+    differential(lambda T, a: a.logdet(), [_A[::-1].copy()])
+    differential(lambda T, a: T.logdet(a), [np.stack([_A[::-1], _A])])
 
 
 @pytest.mark.parametrize(
