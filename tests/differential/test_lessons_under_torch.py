@@ -66,7 +66,9 @@ def _close_steppers() -> None:
     from viz.stepper import BackwardStepper
 
     for obj in gc.get_objects():
-        if isinstance(obj, BackwardStepper):
+        # type(), not isinstance: isinstance reads __class__, which warns on
+        # torch's deprecated torch.distributed.reduce_op object
+        if issubclass(type(obj), BackwardStepper):
             obj.close()
 
 
