@@ -10,7 +10,9 @@ backward / forward toggle.
 Size grows linearly with the steps: a frame stores only what that step did
 (running node, ready queue, flow, values sent, what it wrote or freed, waiting
 nodes, its panel); the page folds them into "done so far", ".grad so far" and
-"freed so far". Node and tensor details are stored once. The data is JSON in a
+"freed so far" (a frame's "done" lists what it adds where that is not its
+running node: a module box is done only once every node inside it ran).
+Node and tensor details are stored once. The data is JSON in a
 ``<script type="application/json">`` block with ``<``, ``>`` and ``&`` written as
 ``\\u003c`` etc., so no name (``</script>``, ``<!--<script>``) can end the block.
 """
@@ -67,9 +69,10 @@ def player_data(stepper: BackwardStepper) -> dict[str, Any]:
     stand = stepper._stand_ins
     to = stand.to if stand is not None else (lambda i: i)
     shows: dict[str, int] = {}
+    done: set[str] = set()  # what the page has marked done so far
     for k, frame in enumerate(stepper.frames, start=1):
         highlight = frame.highlight()
-        del highlight["done"]  # the page folds it from the running nodes
+        now_done = highlight.pop("done")  # the page folds it from the running nodes
         panel = stepper.describe_node(frame.node_id, frame, position=k)
         if frame.error:
             panel = {**panel, "title": panel["title"] + " (raised an error)"}
@@ -93,6 +96,14 @@ def player_data(stepper: BackwardStepper) -> dict[str, Any]:
             shows = dict(frame.fold_repeat)
             if moved:
                 data["drop"] = stand.block(moved)
+                done -= set(data["drop"])
+            # a module box (depth=) runs while any node inside runs, but is
+            # done only once all of them ran: such a frame says what is newly
+            # done (often nothing) instead of the page taking the running node
+            added = [i for i in now_done if i not in done]
+            if added != highlight["running"][:1]:
+                data["done"] = added
+            done.update(added)
         frames.append(data)
     graph = stepper.graph
     return {

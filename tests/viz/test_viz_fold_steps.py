@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import pytest
 from test_viz_group import nested
@@ -103,6 +104,21 @@ def test_the_forward_view_steps_the_block_too(loop_stepper):
             assert set(role_ids) <= ids, (k, role)
 
 
+def player_done(data: dict[str, Any]) -> list[set[str]]:
+    """Per frame, "done" as player.js folds it: each repeat's "drop" taken
+    out, then the frame's "done" (or else its running node) added."""
+    done: list[str] = []
+    out = []
+    for stored in data["frames"][1:]:
+        if "drop" in stored:
+            done = [i for i in done if i not in set(stored["drop"])]
+        for i in stored.get("done", stored["highlight"]["running"][:1]):
+            if i not in done:
+                done.append(i)
+        out.append(set(done))
+    return out
+
+
 def test_the_player_folds_like_the_stepper(loop_stepper):
     """The HTML page builds "done" from the running nodes and each repeat's
     "drop" (as player.js does): the same as the stepper's frames."""
@@ -110,17 +126,33 @@ def test_the_player_folds_like_the_stepper(loop_stepper):
 
     s = loop_stepper
     data = json.loads(json.dumps(player_data(s)))
-    done: list[str] = []
-    for k, frame in enumerate(s.frames, start=1):
+    for k, (frame, done) in enumerate(zip(s.frames, player_done(data)), start=1):
         stored = data["frames"][k]
-        if "drop" in stored:
-            done = [i for i in done if i not in set(stored["drop"])]
-        for i in stored["highlight"]["running"]:
-            if i not in done:
-                done.append(i)
         expected = frame.highlight()["done"]
-        assert set(done) == set(expected), k
+        assert done == set(expected), k
         assert stored["folds"] == frame.folds
+
+
+def test_the_player_marks_a_module_box_done_when_all_of_it_ran(framework):
+    """depth=1: the page lights the box "running" while any node inside runs
+    and "done" only once every one of them ran, as the stepper's frames."""
+    from viz.player import player_data
+
+    loss, net = nested(framework)
+    s = viz.BackwardStepper(loss, params=net, depth=1, id_prefix="M-")
+    boxes = s.drawing._shown_graph(s.drawing.options).boxes
+    inner = set(boxes["module-body"].functions)
+    frames = s.run_all()
+    data = json.loads(json.dumps(player_data(s)))
+    runs_inside = 0
+    for k, (frame, done) in enumerate(zip(frames, player_done(data)), start=1):
+        assert done == set(frame.highlight()["done"]), k
+        assert ("module-body" in done) == inner.issubset(frame.done_ids), k
+        if frame.node_id in inner:
+            runs_inside += 1
+            assert data["frames"][k]["highlight"]["running"] == ["module-body"]
+    assert runs_inside > 1  # (the box was running over several steps)
+    s.close()
 
 
 def test_module_boxes_stand_for_their_nodes(framework):

@@ -31,8 +31,9 @@ const model = {
   send: (msg) => (commands[msg.command] || (() => {}))(),
 };
 
-// Fold frames 1..k into the state after step k.
-// A folded block moving on to its next repeat drops what it built up ("drop").
+// Fold frames 1..k into the state after step k: what ran is done, unless the
+// frame lists what is ("done"). A folded block moving on to its next repeat
+// drops what it built up ("drop").
 function folded(k) {
   let done = [];
   const grads = {};
@@ -45,7 +46,8 @@ function folded(k) {
       freed = freed.filter((id) => !gone.has(id));
       for (const id of f.drop) delete grads[id];
     }
-    done.push(f.highlight.running[0]);
+    // (a module box is done only once every node inside ran: "done" says so)
+    done.push(...(f.done || [f.highlight.running[0]]));
     Object.assign(grads, f.grads);
     freed.push(...f.freed);
   }
