@@ -26,6 +26,7 @@ import numpy as np
 
 from . import engine, grad_mode
 from ._errors import ERR_DETACH_VIEW, NON_LEAF_GRAD_WARNING, check_grad_assignment
+from ._from_data import finish_leaf, legacy_new, to_array
 from ._tensor_base import (
     TensorBase,
     _rebuild_tensor,  # noqa: F401 - files saved before name it here
@@ -94,12 +95,26 @@ class Tensor(TensorBase):
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         """PyTorch's legacy constructor: ``Tensor(2, 3)``, ``Tensor([1, 2])``."""
-        from .creation import legacy_new  # (creation sits above: it makes Tensors)
-
         return legacy_new(cls, None, args, kwargs)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         pass  # everything happens in __new__
+
+    def new_tensor(
+        self, data: Any, dtype: Any = None, requires_grad: bool = False
+    ) -> Tensor:
+        """A new leaf holding a copy of ``data``, of this tensor's dtype by default."""
+        if isinstance(data, Tensor):
+            warnings.warn(
+                "To copy construct from a tensor, it is recommended to use "
+                "sourceTensor.detach().clone() or "
+                "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                "tensor.new_tensor(sourceTensor).",
+                UserWarning,
+                stacklevel=2,
+            )
+        data = to_array(data, dtype or self.dtype)
+        return finish_leaf(Tensor._make(data, False), requires_grad)
 
     @classmethod
     def _make(cls, data: Any, requires_grad: bool) -> Tensor:

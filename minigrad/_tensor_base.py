@@ -1588,13 +1588,6 @@ class TensorBase(ViewsAndInplace):
             return self
         return CP.Clone.apply(self, "C")  # a clone in row-major order
 
-    def new_tensor(
-        self, data: Any, dtype: Any = None, requires_grad: bool = False
-    ) -> Tensor:
-        from .creation import tensor  # (creation sits above: it makes Tensors)
-
-        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
     def zero_(self) -> Tensor:
         return self._inplace(CP.Zero)
 

@@ -7,20 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from . import _device, grad_mode
 from . import _dtype as dt
+from . import grad_mode
+from ._from_data import checked_shape, finish_leaf, legacy_new, to_array
 from ._generator import Generator, default_generator
 from ._tensor import Tensor
-from ._tensor_base import (
-    Size,
-    _is_size_int,
-    _py_type_name,
-    _shape_arg,
-    warn_scalar_conversion,
-)
 from .ops import arithmetic as A
 from .ops import random as R
-from .ops import views as V
 from .ops._common import broadcast_shape, preserve_layout
 
 
@@ -46,119 +39,6 @@ def set_rng_state(new_state: Tensor) -> None:
     default_generator.set_state(new_state)
 
 
-def _infer_dtype(data: Any) -> dt.dtype:
-    """Python floats -> the default float, ints -> int64, bools -> bool, a
-    tensor element -> its own dtype, all combined by promotion (PyTorch's
-    rules: ``[float64_tensor, 2]`` is float64); numpy arrays keep their dtype."""
-    if isinstance(data, (np.ndarray, np.generic)):
-        return dt.from_numpy_dtype(data.dtype)
-    if isinstance(data, Tensor):
-        return data.dtype
-    found: list[dt.dtype] = []
-
-    def walk(x: Any) -> None:
-        if isinstance(x, (list, tuple)):
-            for y in x:
-                walk(y)
-        elif isinstance(x, Tensor):
-            found.append(x.dtype)
-        elif isinstance(x, (bool, np.bool_)):
-            found.append(dt.bool)
-        elif isinstance(x, (int, np.integer)):
-            found.append(dt.int64)
-        elif isinstance(x, (float, np.floating)):
-            found.append(dt.default_float)
-        elif isinstance(x, str):
-            raise TypeError("new(): invalid data type 'str'")
-        else:
-            raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
-
-    walk(data)
-    result = found[0] if found else dt.default_float  # an empty list
-    for d in found[1:]:
-        result = dt.promote(result, d)
-    return result
-
-
-def _element_scalar(t: Tensor, dtype: dt.dtype) -> Any:
-    """A tensor inside a nested list is one number, as PyTorch reads it: it
-    must hold one element, and only an integer one may fill an integer tensor."""
-    if t._data.size != 1:
-        raise ValueError("only one element tensors can be converted to Python scalars")
-    if t.is_floating_point() and not dtype.is_floating_point:
-        raise TypeError(
-            "only integer tensors of a single element can be converted to an index"
-        )
-    warn_scalar_conversion(t)
-    return t._data.reshape(()).item()
-
-
-def _to_array(data: Any, dtype: dt.dtype | None) -> np.ndarray:
-    if isinstance(data, (list, tuple)):
-        shape = _nested_shape(data)
-        if dtype is None:
-            dtype = _infer_dtype(data)
-        try:
-            return np.array(_scalars(data, shape, 0, dtype), dtype=dtype.np)
-        except OverflowError:  # (numpy: "Python integer -1 out of bounds for uint8")
-            raise RuntimeError(
-                f"value cannot be converted to type {dtype.name} without overflow"
-            ) from None
-    if dtype is None:
-        dtype = _infer_dtype(data)
-    if isinstance(data, Tensor):
-        data = data._data
-    return np.array(data, dtype=dtype.np)
-
-
-def _nested_shape(data: Any) -> list[int]:
-    """The shape PyTorch reads off a nested list: each dim's length is that of
-    the first element one level up (numpy arrays inside count as lists)."""
-    shape, x = [], data
-    while isinstance(x, (list, tuple, np.ndarray, str)):
-        if isinstance(x, str):  # a string is a sequence of strings, forever
-            raise ValueError("too many dimensions 'str'")
-        shape.append(len(x))
-        if not len(x):
-            break
-        x = x[0]
-    return shape
-
-
-def _scalars(x: Any, shape: list[int], dim: int, dtype: dt.dtype) -> Any:
-    """The nested list as numbers, with PyTorch's errors for a ragged one
-    (``expected sequence of length 2 at dim 1 (got 3)``) or a non-number."""
-    if isinstance(x, np.ndarray) and x.ndim:
-        x = x.tolist()
-    if dim == len(shape):  # a number's place
-        if isinstance(x, Tensor):
-            return _element_scalar(x, dtype)
-        if not isinstance(x, (int, float, np.number, np.bool_)):
-            if dtype.is_floating_point:
-                raise TypeError(f"must be real number, not {type(x).__name__}")
-            raise TypeError(
-                f"'{type(x).__name__}' object cannot be interpreted as an integer"
-            )
-        return x
-    if not isinstance(x, (list, tuple)):
-        raise TypeError("not a sequence")
-    if len(x) != shape[dim]:
-        raise ValueError(
-            f"expected sequence of length {shape[dim]} at dim {dim} (got {len(x)})"
-        )
-    return [_scalars(y, shape, dim + 1, dtype) for y in x]
-
-
-def _finish(t: Tensor, requires_grad: bool) -> Tensor:
-    if requires_grad:
-        if not t._data.dtype.kind == "f":
-            raise RuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients"
-            )
-        t._requires_grad = True
-    return t
-
-
 def tensor(
     data: Any,
     dtype: dt.dtype | None = None,
@@ -176,7 +56,7 @@ def tensor(
             UserWarning,
             stacklevel=2,
         )
-    return _finish(Tensor._make(_to_array(data, dtype), False), requires_grad)
+    return finish_leaf(Tensor._make(to_array(data, dtype), False), requires_grad)
 
 
 def as_tensor(data: Any, dtype: dt.dtype | None = None, device: Any = None) -> Tensor:
@@ -200,25 +80,14 @@ def _sizes(sizes: tuple, size: Any) -> tuple:
     return (tuple(size) if isinstance(size, (tuple, list)) else size,)
 
 
-def _shape(size: tuple, fn: str) -> tuple:
-    """The ints of a constructor's shape, none negative (PyTorch's checks)."""
-    shape = _shape_arg(size, fn)
-    if fn == "zeros" and min(shape, default=0) < 0:  # zeros checks on its own
-        raise RuntimeError("zeros: Dimension size must be non-negative.")
-    for n in shape:
-        if n < 0:
-            raise RuntimeError(
-                f"Trying to create tensor with negative dimension {n}: {list(shape)}"
-            )
-    return shape
-
-
 def _sized(
     size: tuple, fill: Any, dtype: dt.dtype | None, requires_grad: bool, fn: str
 ) -> Tensor:
-    shape = _shape(size, fn)
+    shape = checked_shape(size, fn)
     d = dtype or dt.default_float
-    return _finish(Tensor._make(np.full(shape, fill, dtype=d.np), False), requires_grad)
+    return finish_leaf(
+        Tensor._make(np.full(shape, fill, dtype=d.np), False), requires_grad
+    )
 
 
 def ones(
@@ -279,14 +148,14 @@ def rand(
     requires_grad: bool = False,
     generator: Any = None,
 ) -> Tensor:
-    shape = _shape(_sizes(sizes, size), "rand")
+    shape = checked_shape(_sizes(sizes, size), "rand")
     d = dtype or dt.default_float
     if not d.is_floating_point:
         raise NotImplementedError(
             f"\"check_uniform_bounds\" not implemented for '{d._scalar_type}'"
         )
     data = (generator or default_generator).uniform(shape, d.np)
-    return _finish(Tensor._make(data, False), requires_grad)
+    return finish_leaf(Tensor._make(data, False), requires_grad)
 
 
 def randn(
@@ -297,14 +166,14 @@ def randn(
     requires_grad: bool = False,
     generator: Any = None,
 ) -> Tensor:
-    shape = _shape(_sizes(sizes, size), "randn")
+    shape = checked_shape(_sizes(sizes, size), "randn")
     d = dtype or dt.default_float
     if not d.is_floating_point:
         raise NotImplementedError(
             f"\"normal_kernel_cpu\" not implemented for '{d._scalar_type}'"
         )
     data = (generator or default_generator).normal(shape, d.np)
-    return _finish(Tensor._make(data, False), requires_grad)
+    return finish_leaf(Tensor._make(data, False), requires_grad)
 
 
 def randint(
@@ -321,7 +190,7 @@ def randint(
         low, high, size = 0, low, size if high is None else high
     data = (generator or default_generator).integers(low, high, tuple(size))
     data = data.astype((dtype or dt.int64).np)
-    return _finish(Tensor._make(data, False), requires_grad)
+    return finish_leaf(Tensor._make(data, False), requires_grad)
 
 
 def randperm(
@@ -335,7 +204,7 @@ def randperm(
     """A random order of ``0 .. n-1``."""
     data = (generator or default_generator).permutation(int(n))
     data = data.astype((dtype or dt.int64).np)
-    return _finish(Tensor._make(data, False), requires_grad)
+    return finish_leaf(Tensor._make(data, False), requires_grad)
 
 
 def arange(
@@ -355,7 +224,7 @@ def arange(
         is_float = any(isinstance(v, float) for v in (start, end, step))
         dtype = dt.default_float if is_float else dt.int64
     data = np.arange(start, end, step, dtype=np.float64).astype(dtype.np)
-    return _finish(Tensor._make(data, False), requires_grad)
+    return finish_leaf(Tensor._make(data, False), requires_grad)
 
 
 def linspace(
@@ -368,7 +237,7 @@ def linspace(
     requires_grad: bool = False,
 ) -> Tensor:
     data = np.linspace(start, end, steps).astype((dtype or dt.default_float).np)
-    return _finish(Tensor._make(data, False), requires_grad)
+    return finish_leaf(Tensor._make(data, False), requires_grad)
 
 
 def eye(
@@ -380,7 +249,7 @@ def eye(
     requires_grad: bool = False,
 ) -> Tensor:
     data = np.eye(n, m, dtype=(dtype or dt.default_float).np)
-    return _finish(Tensor._make(data, False), requires_grad)
+    return finish_leaf(Tensor._make(data, False), requires_grad)
 
 
 def _check_input(t: Any, fn: str) -> None:
@@ -483,7 +352,7 @@ def randint_like(
     """Integers in [low, high) (or [0, low)) shaped like ``t``, in its dtype."""
     _check_input(t, "randint_like")
     out = _random_(empty_like(t, dtype=dtype), low, high, generator=generator)
-    return _finish(out, requires_grad)
+    return finish_leaf(out, requires_grad)
 
 
 # ---- random fills and draws (``t.uniform_(a, b)``, ``bernoulli(p)``,
@@ -770,8 +639,8 @@ def normal(
             )
         _check_std(std)
         d = dtype or dt.default_float
-        data = gen.normal(_shape((size,), "normal"), d.np, mean, std)
-        return _finish(Tensor._make(data, False), requires_grad)
+        data = gen.normal(checked_shape((size,), "normal"), d.np, mean, std)
+        return finish_leaf(Tensor._make(data, False), requires_grad)
     for t in tensors:
         _float_only(t, "normal_kernel_cpu")
     if not isinstance(std, Tensor):
@@ -791,103 +660,6 @@ def normal(
 
 
 Tensor.multinomial = multinomial
-
-
-# ---- the legacy constructors: ``Tensor(2, 3)``, ``Tensor(data)``, ``FloatTensor``
-_NEW_SIGNATURES = (
-    "(*, minigrad.device device = None)",
-    "(minigrad.Storage storage)",
-    "(Tensor other)",
-    "(tuple of ints size, *, minigrad.device device = None)",
-    "(object data, *, minigrad.device device = None)",
-)
-
-
-def legacy_new(cls: type, dtype: dt.dtype | None, args: tuple, kwargs: dict) -> Any:
-    """``Tensor(*args)`` (of the default dtype) or ``FloatTensor(*args)``...:
-    no arguments make an empty tensor, ints or a Size an uninitialised one of
-    that shape (zeros here), a list its data; a tensor is aliased."""
-    if not args and set(kwargs) & {"data", "size"}:  # Tensor(data=...), (size=...)
-        kwargs = dict(kwargs)
-        args = (kwargs.pop("data") if "data" in kwargs else Size(kwargs.pop("size")),)
-    unknown = [k for k in kwargs if k != "device"]
-    if unknown:
-        why = "some of the keywords were incorrect: " + ", ".join(reversed(unknown))
-        raise TypeError(_new_mismatch(args, kwargs, why))
-    where = kwargs.get("device")
-    if where is not None and _device.device(where).type != "cpu":
-        raise RuntimeError(
-            "legacy constructor expects device type: cpu but device type: "
-            f"{_device.device(where).type} was passed"
-        )
-    want = dtype or dt.default_float
-    first = args[0] if args else None
-    # a size: ints (a 0-d integer tensor among them) or a Size
-    sized = isinstance(first, (int, np.integer)) and not isinstance(first, bool)
-    sized = sized or (len(args) > 1 and _is_size_int(first, alone=True))
-    if len(args) > 1 and not sized:
-        why = "some of the arguments have invalid types: "
-        why += "(" + ", ".join(f"!{_desc(a)}!" for a in args) + ")"
-        raise TypeError(_new_mismatch(args, kwargs, why))
-    if sized or isinstance(first, Size):
-        return cls._make(np.zeros(_shape(args, "new"), want.np), False)
-    if isinstance(first, Tensor):
-        if dtype is not None and first.dtype is not dtype:
-            raise TypeError(f"expected {_options(dtype)} (got {_options(first.dtype)})")
-        return first._view(V.Alias)
-    if isinstance(first, str):
-        raise TypeError("new(): invalid data type 'str'")
-    if isinstance(first, np.ndarray) and first.dtype == want.np:
-        return cls._make(first, False)  # shares the array's memory, as PyTorch
-    if args and not isinstance(first, (list, tuple, np.ndarray)):
-        raise TypeError(f"new(): data must be a sequence (got {_py_type_name(first)})")
-    data = _to_array(first, want) if args else np.zeros(0, want.np)
-    return cls._make(data, False)
-
-
-def _options(d: dt.dtype) -> str:
-    return (
-        f"TensorOptions(dtype={d._cpp}, device=cpu, layout=Strided, "
-        "requires_grad=false (default), pinned_memory=false (default), "
-        "memory_format=(nullopt))"
-    )
-
-
-def _type_name(x: Any) -> str:
-    if isinstance(x, Tensor):
-        return "Tensor"
-    return "minigrad.dtype" if isinstance(x, dt.dtype) else _py_type_name(x)
-
-
-def _desc(x: Any) -> str:
-    """An argument as PyTorch's overload error shows it: ``list of [int, int]``."""
-    items = ", ".join(_type_name(y) for y in x) if isinstance(x, (list, tuple)) else ""
-    if isinstance(x, list):
-        return f"list of [{items}]"
-    if isinstance(x, tuple):
-        return f"tuple of ({items}{',' if len(x) == 1 else ''})"
-    return _type_name(x)
-
-
-def _new_mismatch(args: tuple, kwargs: dict, why: str) -> str:
-    """PyTorch's "invalid combination of arguments" for ``new()``; the reason
-    shows under the signatures that take as many arguments as were given."""
-    # (PyTorch lists the keywords last to first)
-    kws = [f"{k}={_type_name(v)}" for k, v in reversed(kwargs.items())]
-    got = (
-        ", ".join([_type_name(a) for a in args] + kws)
-        if args
-        else ", ".join(kws) + ", "
-    )
-    count = len(args) + len(kwargs)
-    under = (1, 2) if count == 1 else (0,) if count == 2 else (3, 4)
-    lines = [f" * {sig}" for sig in _NEW_SIGNATURES]
-    for i in under:
-        lines[i] += f"\n      didn't match because {why}"
-    return (
-        f"new() received an invalid combination of arguments - got ({got}), but "
-        "expected one of:\n" + "\n".join(lines) + "\n"
-    )
 
 
 class tensortype(type):  # noqa: N801 - PyTorch's spelling

@@ -3,7 +3,8 @@
 The layers, lowest first (DESIGN.md, "minigrad's teaching core and its import
 direction"): dtype and grad modes -> node -> the core's breadth (anomaly mode,
 saved-tensor hooks, step events, ``inputs=``...) -> function -> engine -> op helpers ->
-op families -> views and in-place -> Tensor bindings -> the Tensor -> creation
+op families -> views and in-place -> Tensor bindings -> Python data to arrays
+-> the Tensor -> creation
 -> autograd, func, nn, optim. A module may import its own layer and the layers
 below it. The Tensor class is the one upward
 reference and is handed down explicitly (``engine.bind_tensor_class``). An import
@@ -59,6 +60,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("op families", ("minigrad.ops.",)),
     ("views and in-place", ("minigrad._views_inplace",)),
     ("tensor bindings", ("minigrad._tensor_base",)),
+    ("python data", ("minigrad._from_data",)),  # lists to arrays, Tensor(2, 3)
     ("tensor", ("minigrad._tensor",)),
     ("creation", ("minigrad.creation", "minigrad._generator")),
     (
@@ -227,3 +229,23 @@ def test_run_next_is_short() -> None:
     ]
     lines = fn.end_lineno - fn.lineno + 1
     assert lines <= 45, f"run_next is {lines} lines: name its steps"
+
+
+def test_no_import_circle_even_through_late_imports() -> None:
+    """Every import, module-level or inside a function, follows the layers
+    without a cycle (within a layer too): the structure reads one way."""
+    graph = {m: {t for t, _, _ in _imports(m) if t != m} for m in MODULES}
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> None:
+        if module in path:
+            cycle = path[path.index(module) :] + [module]
+            raise AssertionError("import circle: " + " -> ".join(cycle))
+        if module in done:
+            return
+        for target in sorted(graph.get(module, ())):
+            visit(target, path + [module])
+        done.add(module)
+
+    for module in sorted(MODULES):
+        visit(module, [])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import float32
+from .._dtype import float32
 from .._tensor import Tensor
 from ..creation import full_like, tensor
 from .optimizer import (

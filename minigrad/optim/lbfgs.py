@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import cat, grad_mode
+from .. import grad_mode
 from .._tensor import Tensor
+from ..ops.join import cat
 from .optimizer import Optimizer, ParamsT, _check_lr, _to_scalar, _value
 
 __all__ = ["LBFGS"]
