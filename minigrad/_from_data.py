@@ -8,6 +8,7 @@ import running back up to ``creation.py``; the class to build is passed in.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -126,6 +127,18 @@ def _scalars(x: Any, shape: list[int], dim: int, dtype: dt.dtype) -> Any:
             f"expected sequence of length {shape[dim]} at dim {dim} (got {len(x)})"
         )
     return [_scalars(y, shape, dim + 1, dtype) for y in x]
+
+
+def warn_copy_construct(call: str) -> None:
+    """PyTorch's warning for ``tensor(t)`` / ``t.new_tensor(t)`` of a tensor."""
+    warnings.warn(
+        "To copy construct from a tensor, it is recommended to use "
+        "sourceTensor.detach().clone() or "
+        "sourceTensor.detach().clone().requires_grad_(True), rather than "
+        f"{call}(sourceTensor).",
+        UserWarning,
+        stacklevel=3,
+    )
 
 
 def finish_leaf(t: TensorBase, requires_grad: bool) -> TensorBase:

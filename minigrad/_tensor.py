@@ -26,7 +26,7 @@ import numpy as np
 
 from . import engine, grad_mode
 from ._errors import ERR_DETACH_VIEW, NON_LEAF_GRAD_WARNING, check_grad_assignment
-from ._from_data import finish_leaf, legacy_new, to_array
+from ._from_data import finish_leaf, legacy_new, to_array, warn_copy_construct
 from ._tensor_base import (
     TensorBase,
     _rebuild_tensor,  # noqa: F401 - files saved before name it here
@@ -105,14 +105,7 @@ class Tensor(TensorBase):
     ) -> Tensor:
         """A new leaf holding a copy of ``data``, of this tensor's dtype by default."""
         if isinstance(data, Tensor):
-            warnings.warn(
-                "To copy construct from a tensor, it is recommended to use "
-                "sourceTensor.detach().clone() or "
-                "sourceTensor.detach().clone().requires_grad_(True), rather than "
-                "tensor.new_tensor(sourceTensor).",
-                UserWarning,
-                stacklevel=2,
-            )
+            warn_copy_construct("tensor.new_tensor")
         data = to_array(data, dtype or self.dtype)
         return finish_leaf(Tensor._make(data, False), requires_grad)
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
 from . import _dtype as dt
 from . import grad_mode
-from ._from_data import checked_shape, finish_leaf, legacy_new, to_array
+from ._from_data import (
+    checked_shape,
+    finish_leaf,
+    legacy_new,
+    to_array,
+    warn_copy_construct,
+)
 from ._generator import Generator, default_generator
 from ._tensor import Tensor
 from .ops import arithmetic as A
@@ -48,14 +53,7 @@ def tensor(
 ) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
     if isinstance(data, Tensor):
-        warnings.warn(
-            "To copy construct from a tensor, it is recommended to use "
-            "sourceTensor.detach().clone() or "
-            "sourceTensor.detach().clone().requires_grad_(True), rather than "
-            "minigrad.tensor(sourceTensor).",
-            UserWarning,
-            stacklevel=2,
-        )
+        warn_copy_construct("minigrad.tensor")
     return finish_leaf(Tensor._make(to_array(data, dtype), False), requires_grad)
 
 

@@ -99,3 +99,13 @@ show("tensor first", lambda: torch.Tensor(torch.ones(1), 2))
 show("meta", lambda: torch.Tensor(2, device="meta"))
 show("bad type name", lambda: x.type("foo"))
 show("bad type", lambda: x.type(3))
+
+# copying a tensor through tensor() or new_tensor() warns, each naming its call
+import warnings
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    src = torch.ones(2)
+    copies = [torch.tensor(src), src.new_tensor(src), src.new_tensor([1, 2])]
+print([str(m.message).split("rather than ")[1] for m in caught])
+print([(c.dtype, c.requires_grad, c.is_leaf) for c in copies])
