@@ -2,6 +2,8 @@
 # uninitialised float32 2x3 tensor (only its shape and dtype are printed),
 # torch.Tensor(data) is float32 even for int data, FloatTensor & co. make their
 # dtype and answer isinstance by dtype; their errors, and ragged nested lists.
+import warnings
+
 import numpy as np
 import torch
 
@@ -101,8 +103,6 @@ show("bad type name", lambda: x.type("foo"))
 show("bad type", lambda: x.type(3))
 
 # copying a tensor through tensor() or new_tensor() warns, each naming its call
-import warnings
-
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     src = torch.ones(2)
