@@ -509,10 +509,31 @@ for _name in (
     "abs_ acos_ acosh_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_ arctanh_ asin_ "
     "asinh_ atan_ atanh_ ceil_ clip_ cos_ cosh_ detach_ erf_ exp2_ exp_ expm1_ "
     "fill_ fix_ floor_ frac_ log10_ log1p_ log2_ log_ neg_ negative_ reciprocal_ "
-    "relu_ round_ rsqrt_ sigmoid_ sin_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ zero_"
+    "relu_ round_ rsqrt_ sigmoid_ sin_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ zero_ "
+    "addmv_ deg2rad_ logit_ nan_to_num_ rad2deg_"
 ).split():
     globals()[_name] = _inplace_function(_name)
 del _name
+
+
+def xlogy_(input: Tensor, other: Any) -> Tensor:
+    """``minigrad.xlogy_(t, other)`` is ``t.xlogy_(other)``; PyTorch's two
+    overloads both need a Tensor first."""
+    if not isinstance(input, Tensor):
+        got = type(input).__name__
+        is_tensor = isinstance(other, Tensor)
+        kind = "Tensor" if is_tensor else type(other).__name__
+        # PyTorch marks other in the Number overload even when it is a number
+        as_tensor, as_number = kind if is_tensor else f"!{kind}!", f"!{kind}!"
+        raise TypeError(
+            f"xlogy_() received an invalid combination of arguments - got ({got}, "
+            f"{kind}), but expected one of:\n * (Tensor input, Tensor other)\n"
+            "      didn't match because some of the arguments have invalid types: "
+            f"(!{got}!, {as_tensor})\n * (Tensor input, Number other)\n"
+            "      didn't match because some of the arguments have invalid types: "
+            f"(!{got}!, {as_number})\n"
+        )
+    return input.xlogy_(other)
 
 
 # ---- nn and optim (imported last: they build on everything above)

@@ -688,6 +688,15 @@ class TensorBase(ViewsAndInplace):
     def rad2deg(self) -> Tensor:
         return U.Rad2Deg.apply(self)
 
+    def logit_(self, eps: float | None = None) -> Tensor:
+        return self._inplace(U.Logit, eps)
+
+    def deg2rad_(self) -> Tensor:
+        return self._inplace(U.Deg2Rad)
+
+    def rad2deg_(self) -> Tensor:
+        return self._inplace(U.Rad2Deg)
+
     def isclose(
         self,
         other: Tensor,
@@ -773,6 +782,11 @@ class TensorBase(ViewsAndInplace):
     ) -> Tensor:
         return U.NanToNum.apply(self, nan, posinf, neginf)
 
+    def nan_to_num_(
+        self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+    ) -> Tensor:
+        return self._inplace(U.NanToNum, nan, posinf, neginf)
+
     # predicates: boolean results, no gradient
     def _predicate(self, fn: Callable) -> Tensor:
         return Tensor._make(np.asarray(fn(self._data)), False)
@@ -856,6 +870,11 @@ class TensorBase(ViewsAndInplace):
             return B.XlogyScalarOther.apply(self, other)
         return B.Xlogy.apply(self, _as_tensor(other, "xlogy"))
 
+    def xlogy_(self, other: Any) -> Tensor:
+        if isinstance(other, _NUMBER):
+            return self._inplace(B.XlogyScalarOther, other)
+        return self._inplace(B.Xlogy, _as_tensor(other, "xlogy_"))
+
     def atan2(self, other: Tensor) -> Tensor:
         return B.Atan2.apply(self, other)
 
@@ -925,6 +944,12 @@ class TensorBase(ViewsAndInplace):
     ) -> Tensor:
         """``beta * self + alpha * (mat @ vec)``."""
         return L.Addmv.apply(self, mat, vec, beta, alpha)
+
+    def addmv_(
+        self, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1
+    ) -> Tensor:
+        """``addmv`` in place."""
+        return self._inplace(L.Addmv, mat, vec, beta, alpha)
 
     def baddbmm(
         self, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1
