@@ -17,6 +17,7 @@ import functools
 import html
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import graphviz
@@ -1010,12 +1011,18 @@ def drawn_nodes(g: Graph, show_saved: bool = True) -> int:
     return len(g.functions) + len(g.shown_tensors) + (len(g.saved) * show_saved)
 
 
-def fold_to_fit(g: Graph, show_saved: bool, fold: bool | None = None) -> Graph:
+def fold_to_fit(
+    g: Graph,
+    show_saved: bool,
+    fold: bool | None = None,
+    expand: Collection[str] = frozenset(),
+) -> Graph:
     """`g` with its repeated blocks drawn once (`graph.folded`) when ``fold``
-    is True, or when it is None and `g` has more than `FOLD_ABOVE` nodes."""
+    is True, or when it is None and `g` has more than `FOLD_ABOVE` nodes;
+    the folds in ``expand`` are drawn in full."""
     if fold is False or (fold is None and drawn_nodes(g, show_saved) <= FOLD_ABOVE):
         return g
-    return folded(g)
+    return folded(g, expand=expand)
 
 
 def collapse_to_fit(g: Graph, show_saved: bool) -> Graph:

@@ -78,6 +78,8 @@ class Options:
     depth: int | None = None  # modules this deep drawn as one box each
     detail: str = "beginner"  # or "expert": every attribute PyTorch saved
     title: str | None = None  # above the graph (slides)
+    # boxes drawn open: module boxes ("module-fc1") and folds ("fold0") by id
+    expand: frozenset[str] = frozenset()
 
     @property
     def page(self) -> tuple[float, float] | None:
@@ -100,6 +102,10 @@ class Options:
         ):
             raise ValueError(f"depth must be 1 or more, not {self.depth!r}")
         _size_attr(self.size)
+        if not isinstance(self.expand, frozenset):  # any collection of ids
+            if isinstance(self.expand, str):
+                raise TypeError("expand must be a collection of box ids, not a str")
+            return dataclasses.replace(self, expand=frozenset(self.expand))
         return self
 
 
@@ -208,8 +214,8 @@ class Drawing:
         collapsed to its part nearest the outputs."""
         graph = self.graph
         if o.depth is not None:
-            graph = grouped(graph, o.depth)
-        graph = fold_to_fit(graph, o.show_saved, o.fold)
+            graph = grouped(graph, o.depth, o.expand)
+        graph = fold_to_fit(graph, o.show_saved, o.fold, o.expand)
         if self.view == "backward" and o.collapse is not False:
             graph = collapse_to_fit(graph, o.show_saved)
         return graph

@@ -24,7 +24,7 @@ import re
 import warnings
 import weakref
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -1146,7 +1146,9 @@ def find_folds(
     return sorted(runs), segs
 
 
-def folded(g: Graph, min_count: int = FOLD_MIN_COUNT) -> Graph:
+def folded(
+    g: Graph, min_count: int = FOLD_MIN_COUNT, expand: Collection[str] = frozenset()
+) -> Graph:
     """`g` with each run of repeated blocks drawn once (see `Fold`).
 
     The repetition nearest the outputs stays; the others leave the model, and
@@ -1154,8 +1156,13 @@ def folded(g: Graph, min_count: int = FOLD_MIN_COUNT) -> Graph:
     left out silently: each `Fold` says how many repetitions and nodes it
     stands for. Leaves and AccumulateGrad nodes stay while a drawn node
     uses them. Returns ``g`` itself when nothing repeats ``min_count`` times.
+    ``expand``: fold ids (``"fold0"``) drawn in full; the others keep their
+    ids (a widget opens and closes one block at a time).
     """
     runs, segs = find_folds(g, min_count)
+    numbered = [(f"fold{n}", run) for n, run in enumerate(runs)]
+    runs = [run for fid, run in numbered if fid not in expand]
+    ids = [fid for fid, _run in numbered if fid not in expand]
     if not runs:
         return g
     hidden: set[str] = set()
@@ -1167,7 +1174,7 @@ def folded(g: Graph, min_count: int = FOLD_MIN_COUNT) -> Graph:
         after = segs[k + count * p][0] if k + count * p < len(segs) else None
         exit_of[segs[k + p][0]] = after
         shown = [fid for seg in segs[k : k + p] for fid in seg]
-        folds.append(Fold(f"fold{n}", shown, count, len(gone), after))
+        folds.append(Fold(ids[n], shown, count, len(gone), after))
     fold_of = {fid: f for f in folds for fid in f.shown}
     out = derived(g)
     used = set()
@@ -1390,10 +1397,14 @@ def derived(g: Graph) -> Graph:
     )
 
 
-def grouped(g: Graph, depth: int) -> Graph:
+def grouped(g: Graph, depth: int, expand: Collection[str] = frozenset()) -> Graph:
     """``g`` with each module ``depth`` levels deep (``fc1`` is 1,
     ``encoder.0`` is 2), and each shallower module without submodules,
     drawn as one box with its in- and out-edges.
+
+    ``expand``: box ids (``"module-encoder"``) opened one level: that module
+    is drawn as its cluster, each submodule in it a box (unless expanded
+    too), its own nodes as they are.
 
     The box stands for the module's autograd nodes and parameters, its
     submodules' included (`Graph.boxes` says which); shallower modules stay
@@ -1413,10 +1424,13 @@ def grouped(g: Graph, depth: int) -> Graph:
     top = {}
     for fid, path in owner.items():
         parts = path.split(".")
-        if len(parts) >= depth:
-            top[fid] = ".".join(parts[:depth])
-        elif path not in parents:  # a shallower module without submodules
-            top[fid] = path
+        k = min(depth, len(parts))
+        if k < depth and path in parents:
+            continue  # a shallower module's own nodes, around its submodules
+        while k <= len(parts) and f"module-{'.'.join(parts[:k])}" in expand:
+            k += 1  # opened: the next level down is boxed
+        if k <= len(parts):
+            top[fid] = ".".join(parts[:k])
     if not top:
         return g
     box_of = {fid: f"module-{path}" for fid, path in top.items()}

@@ -20,6 +20,7 @@ public methods (`describe`, `describe_node`, `describe_tensor`, `overlay`,
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import sys
 import warnings
@@ -289,9 +290,11 @@ class BackwardStepper:
             if f.is_accumulate_grad and f.variable is not None
         }
         self._names = {tid: t.label for tid, t in self.graph.tensors.items()}
-        self._drawn_ids = self.drawing.drawn_ids
-        self._drawn_forward_ids = self.forward_drawing.drawn_ids
-        self._stand_ins = StandIns.of((self.drawing, self.forward_drawing), self.graph)
+        # the drawings per set of opened boxes (`expand`): closing a box again
+        # shows the picture laid out before, not a new layout
+        self._drawings = {options.check().expand: (self.drawing, self.forward_drawing)}
+        self._opened: dict[str, str] = {}  # opened box -> its title when closed
+        self._use_drawings()
         self._made = {
             t.producer: tid for tid, t in self.graph.tensors.items() if t.producer
         }
@@ -332,6 +335,84 @@ class BackwardStepper:
     def current(self) -> Frame | None:
         """The frame on display (None before the first step)."""
         return self.frames[self.position - 1] if self.position else None
+
+    # ----------------------------------------------------------------- boxes
+    def _use_drawings(self) -> None:
+        """Read the stand-ins and copies of the drawings on display."""
+        self._drawn_ids = self.drawing.drawn_ids
+        self._drawn_forward_ids = self.forward_drawing.drawn_ids
+        self._stand_ins = StandIns.of((self.drawing, self.forward_drawing), self.graph)
+
+    def boxes(self, view: str = "backward") -> dict[str, dict[str, Any]]:
+        """The boxes a click opens or closes, by drawn id: a module drawn as
+        one box (``depth=``), a folded block, and those opened. Each says
+        ``kind`` ("module" or "fold"), ``title``, ``open`` and, when open,
+        ``cluster``: the drawn id of the frame around its nodes ("" when it
+        has none, as an opened fold)."""
+        drawing = self.forward_drawing if view == "forward" else self.drawing
+        o = drawing._resolved(export=False)
+        shown = drawing._shown_graph(o)
+        out: dict[str, dict[str, Any]] = {}
+        for bid, box in shown.boxes.items():
+            if bid in shown.functions:
+                out[bid] = {"kind": "module", "title": box.title, "open": False}
+        for fold in shown.folds:
+            title = f"× {fold.count} block"
+            out[fold.id] = {"kind": "fold", "title": title, "open": False}
+        for bid in sorted(o.expand):
+            module = bid.startswith("module-")
+            cluster = f"cluster-{bid}" if module else ""
+            out[bid] = {
+                "kind": "module" if module else "fold",
+                "title": self._opened.get(bid, bid),
+                "open": True,
+                "cluster": cluster,
+            }
+        return out
+
+    def expand(self, box: str) -> None:
+        """Draw the module box or folded block ``box`` (a drawn id, see
+        `boxes`) open: a module's submodules as boxes and its own nodes, a
+        fold's every repeat. The pass and its frames stay as they are."""
+        known = self.boxes()
+        if box not in known:
+            raise ValueError(
+                f"no box {box!r} to open; the drawing has {sorted(known) or 'none'}"
+            )
+        if known[box]["open"]:
+            return
+        self._opened[box] = known[box]["title"]
+        self._show_expanded(self.drawing.options.expand | {box})
+
+    def collapse(self, box: str) -> None:
+        """Close an opened box again (and the boxes opened inside it)."""
+        opened = self.drawing.options.expand
+        if box not in opened:
+            raise ValueError(f"{box!r} is not open; open boxes: {sorted(opened)}")
+        inside = {b for b in opened if b.startswith(box + ".")}
+        self._show_expanded(opened - {box} - inside)
+
+    def _show_expanded(self, expand: frozenset[str]) -> None:
+        if expand not in self._drawings:
+            options = dataclasses.replace(self.drawing.options, expand=expand)
+            self._drawings[expand] = (
+                Drawing(self.graph, "backward", options),
+                Drawing(self.graph, "forward", options),
+            )
+        self.drawing, self.forward_drawing = self._drawings[expand]
+        self._use_drawings()
+        # the frames light what this drawing shows; a fold's notes are
+        # counted again over the nodes run, in order
+        stand = self._stand_ins
+        for frame in self.frames:
+            frame._drawn = self._drawn_ids
+            frame._drawn_forward = self._drawn_forward_ids
+            frame._stand_ins = stand
+            frame.folds, frame.fold_repeat = {}, {}
+            if stand is not None and frame.error is None:
+                frame.folds, frame.fold_repeat = stand.ran(frame.node_id)
+        if self._widget is not None:
+            self._widget.redraw()
 
     # ---------------------------------------------------------------- moving
     def next(self) -> Frame | None:

@@ -218,6 +218,8 @@ export function mount(model, root) {
     zoomText, followLabel,
     tag("span", "mg-hint", "drag: pan · Ctrl+wheel or pinch: zoom · click: details"),
   );
+  const openedRow = tag("div", "mg-opened"); // the boxes opened, each closes again
+  root.insertBefore(openedRow, queue);
 
   // ------------------------------------------------------------- drawing
   const byId = (id) => box.querySelector(`[id="${CSS.escape(model.get("prefix") + id)}"]`);
@@ -238,9 +240,44 @@ export function mount(model, root) {
     overlay = document.createElementNS(SVGNS, "g");
     overlay.setAttribute("class", "mg-overlay");
     (svg.querySelector("g.graph") || svg).appendChild(overlay);
+    markBoxes();
     paint();
     if (vp.mode === "fit") fit(false);
     else follow(false);
+  }
+
+  // Module boxes and folded blocks open on a click (the kernel draws them
+  // anew); an opened module's frame, or its chip above the queue, closes it.
+  function boxMap() {
+    return model.get("boxes") || {};
+  }
+  function toggleBox(id) {
+    const b = boxMap()[id];
+    if (b) model.send({ command: b.open ? "collapse" : "expand", id });
+  }
+  function boxAt(drawn) {
+    for (const [id, b] of Object.entries(boxMap())) {
+      if (b.open ? b.cluster === drawn : id === drawn) return id;
+    }
+    return null;
+  }
+  function markBoxes() {
+    for (const [id, b] of Object.entries(boxMap())) {
+      const e = byId(b.open ? b.cluster : id);
+      if (!e) continue;
+      e.classList.add(b.open ? "mg-box-open" : "mg-box-closed");
+      const title = e.querySelector("title") || e.appendChild(document.createElementNS(SVGNS, "title"));
+      title.textContent = `${b.title}: click to ${b.open ? "close" : "open"}`;
+    }
+    openedRow.replaceChildren();
+    const open = Object.entries(boxMap()).filter(([, b]) => b.open);
+    if (open.length) openedRow.appendChild(tag("span", "mg-queue-title", "opened:"));
+    for (const [id, b] of open) {
+      const chip = button(`⊖ ${b.title}`, "close it again", "mg-chip mg-close-box",
+        () => toggleBox(id));
+      chip.dataset.box = id;
+      openedRow.appendChild(chip);
+    }
   }
 
   function paint() {
@@ -316,9 +353,19 @@ export function mount(model, root) {
       const b = nodeBox(id);
       if (b) labels.push([b.x + b.width - 6, b.y - 5, text, "mg-fold-tag", "end"]);
     }
-    const texts = labels.map(([x, y, text, cls, anchor = "middle"]) => {
+    for (const [id, b] of Object.entries(boxMap())) {
+      const r = nodeBox(b.open ? b.cluster : id);
+      if (!r) continue;
+      const data = { box: id };
+      if (b.open) labels.push([r.x + r.width - 4, r.y + 12, "⊖ close", "mg-box-tag", "end", data]);
+      else if (b.kind === "fold") {
+        labels.push([r.x + 6, r.y - 5, "⊕ open all repeats", "mg-box-tag", "start", data]);
+      } else labels.push([r.x + r.width - 4, r.y + r.height + 12, "⊕ open", "mg-box-tag", "end", data]);
+    }
+    const texts = labels.map(([x, y, text, cls, anchor = "middle", data = {}]) => {
       const g = document.createElementNS(SVGNS, "g");
       g.setAttribute("class", cls);
+      if (data.box) g.setAttribute("data-box", data.box);
       const t = document.createElementNS(SVGNS, "text");
       for (const [k, v] of Object.entries({ x, y, "text-anchor": anchor })) t.setAttribute(k, v);
       t.textContent = text;
@@ -391,11 +438,27 @@ export function mount(model, root) {
     press = null;
     view.classList.remove("mg-dragging");
     if (moved) return;
-    const g = target.closest && target.closest("g.node");
+    const tagged = target.closest && target.closest("[data-box]");
+    if (tagged) return toggleBox(tagged.getAttribute("data-box"));
+    const g = target.closest && target.closest("g.node, g.cluster");
     const prefix = model.get("prefix");
-    if (g && g.id.startsWith(prefix)) select(g.id.slice(prefix.length));
+    const drawn = g && g.id.startsWith(prefix) ? g.id.slice(prefix.length) : null;
+    const hit = drawn && boxAt(drawn);
+    if (hit) toggleBox(hit);
+    else if (drawn && g.classList.contains("node")) select(drawn);
     else select(""); // a click on the background clears the selection
   };
+  // The viewport clips, but a program can still scroll it (find-in-page
+  // revealing a match, a focused or clicked element brought into view): that
+  // scroll becomes a pan, so `vp` stays where the picture really is.
+  view.addEventListener("scroll", () => {
+    const dx = view.scrollLeft;
+    const dy = view.scrollTop;
+    if (!dx && !dy) return;
+    view.scrollLeft = 0;
+    view.scrollTop = 0;
+    moveTo(vp.x - dx, vp.y - dy, vp.k, false);
+  });
   view.addEventListener("pointerup", release);
   view.addEventListener("pointercancel", () => { press = null; });
   view.addEventListener("wheel", (ev) => {
@@ -460,6 +523,12 @@ export function mount(model, root) {
   model.on("change:panel", () => drawPanel(model.get("panel") || {}));
   model.on("change:theme", theme);
   model.on("change:view", onStep);
+  model.on("change:boxes", () => {
+    markBoxes(); // (the row of opened boxes may move the view down the page)
+    paint();
+    if (vp.mode === "fit") fit(false);
+    else follow(false);
+  });
   draw();
   // The kernel counts open views: when the last one goes (the cell re-run or
   // cleared), the widget closes and stops holding the graph. It answers

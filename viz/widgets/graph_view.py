@@ -27,7 +27,10 @@ class GraphView(anywidget.AnyWidget):
     ``selected`` (a background click or Esc clears it); keys send
     ``{"command": "next" | "prev" | "reset" | "end" | "play"}``. ``theme`` is
     "auto" (follow the notebook) or "light"/"dark"; the view reports the theme
-    it shows in ``page_theme``.
+    it shows in ``page_theme``. ``boxes`` (`BackwardStepper.boxes`) are the
+    module boxes and folded blocks a click opens, and the opened ones whose
+    frame a click closes: the view sends ``{"command": "expand" | "collapse",
+    "id": ...}``.
     """
 
     # Text, not paths: anywidget connects every instance to a file given as a
@@ -43,6 +46,7 @@ class GraphView(anywidget.AnyWidget):
     step = traitlets.Int(0).tag(sync=True)
     view = traitlets.Unicode("backward").tag(sync=True)  # which drawing svg is
     leaf_of = traitlets.Dict({}).tag(sync=True)  # AccumulateGrad -> its leaf
+    boxes = traitlets.Dict({}).tag(sync=True)  # drawn id -> kind, title, open
     theme = traitlets.Unicode("auto").tag(sync=True)
     page_theme = traitlets.Unicode("").tag(sync=True)
     # The model's own id, in the state its view is created with: anywidget 0.11

@@ -51,6 +51,7 @@ class StepperWidget(w.VBox):
             prefix=stepper.drawing.options.id_prefix,
             theme=stepper.theme or "auto",
             leaf_of=stepper.leaf_of,
+            boxes=stepper.boxes(),
             layout=w.Layout(width="100%"),  # (a replaced layout would stay open)
         )
 
@@ -141,6 +142,7 @@ class StepperWidget(w.VBox):
             self.view_name = change["new"]
             with self.graph.hold_sync():
                 self._show_svg()
+                self.graph.boxes = self.stepper.boxes(self.view_name)
                 self.graph.view = self.view_name
             self._update_picture()
 
@@ -166,6 +168,11 @@ class StepperWidget(w.VBox):
             self._views -= 1
             if self._views <= 0:
                 self.close()
+            return
+        if command in ("expand", "collapse"):  # a click on a box or its frame
+            box = str(content.get("id", ""))
+            opens = command == "expand"
+            self._safely(self.stepper.expand if opens else self.stepper.collapse, box)
             return
         commands = {
             "next": self.stepper.next,
@@ -205,6 +212,17 @@ class StepperWidget(w.VBox):
             state = "stopped by an error"
         self.status.value = f"<b>step {s.position} of {s.total}</b> ({state})"
         self._update_picture()
+
+    def redraw(self) -> None:
+        """Show the stepper's drawing anew (a box opened or closed), at the
+        frame on display."""
+        if self.comm is None:
+            return
+        with self.graph.hold_sync():  # one message: the picture and its roles
+            self._show_svg()
+            self.graph.boxes = self.stepper.boxes(self.view_name)
+            self.graph.selected = ""  # its node may be drawn no more
+            self.refresh()
 
     def _update_picture(self) -> None:
         """Keep the picture output at the frame on display, so a notebook saved
