@@ -39,7 +39,7 @@ from graphviz.quoting import quote
 from . import render
 from .dot import FONT, THEMES, Theme, esc, fitted, grad_labels, lecture
 from .drawing import DEFAULT_DPI, Size, check_dpi, check_parent
-from .player import html_page
+from .player import box_states, html_page
 from .widgets.roles import PAINT_ORDER
 from .widgets.roles import ROLES as ROLE_TEXT
 
@@ -109,9 +109,17 @@ def save(
     report = _Progress(len(frames)) if progress else None
 
     if fmt == "html":  # the player steps both views, whichever is asked for
-        other = stepper.drawing if view == "forward" else stepper.forward_drawing
-        svgs = {view: drawing._svg_for(opts), _other(view): other._svg_for(opts)}
-        page = html_page(stepper, svgs, THEMES[opts.theme], opts.theme)
+
+        def svgs_now() -> dict[str, str]:  # (of the drawings a box click shows)
+            drawings = {"backward": stepper.drawing, "forward": stepper.forward_drawing}
+            return {
+                v: d._svg_for(d._resolved(export=True, theme=theme, size=size,
+                                          legend=legend))
+                for v in (view, _other(view)) for d in [drawings[v]]
+            }  # fmt: skip
+
+        states = box_states(stepper, svgs_now)
+        page = html_page(stepper, svgs_now(), THEMES[opts.theme], opts.theme, states)
         return _write(path, page.encode("utf-8"))
 
     theme_look = THEMES[opts.theme]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .dot import THEMES, Theme
@@ -65,7 +66,53 @@ def script_json(value: Any) -> str:
 def player_data(stepper: BackwardStepper) -> dict[str, Any]:
     """Everything the page needs, stored linearly: per frame what that step did,
     node and tensor details once."""
-    frames: list[dict[str, Any]] = [{"panel": stepper.describe(None)}]
+    graph = stepper.graph
+    return {
+        "prefix": stepper.drawing.options.id_prefix,
+        "leaf_of": stepper.leaf_of,
+        "frames": _frames(stepper),
+        "boxes": {view: stepper.boxes(view) for view in VIEWS},
+        "nodes": {fid: stepper.describe_node(fid, None, 0) for fid in graph.functions},
+        "tensors": {
+            tid: stepper.describe_tensor(tid, 0)
+            for tid in [*graph.tensors, *graph.saved]
+        },
+        "tensor_of": {sid: slot.tensor for sid, slot in graph.saved.items()},
+    }
+
+
+VIEWS = ("backward", "forward")
+# The page opens and closes a box (depth=, a folded block) with no kernel: each
+# click's drawing is laid out when the page is saved, so it holds one per box
+# (up to this many): a click on a box shows the saved drawing with that one box
+# opened or closed. (A page with every combination would double per box.)
+MAX_BOX_STATES = 8
+
+
+def box_states(
+    stepper: BackwardStepper, svgs_now: Callable[[], dict[str, str]]
+) -> dict[str, dict[str, Any]]:
+    """Per box (`BackwardStepper.boxes`, at most `MAX_BOX_STATES`): the page's
+    drawings, boxes and frames with that box opened (or, if open, closed)."""
+    start = stepper.drawing.options.expand
+    states = {}
+    for box, about in list(stepper.boxes().items())[:MAX_BOX_STATES]:
+        (stepper.collapse if about["open"] else stepper.expand)(box)
+        try:
+            states[box] = {
+                "svgs": svgs_now(),
+                "boxes": {view: stepper.boxes(view) for view in VIEWS},
+                "frames": _frames(stepper, panels=False),
+            }
+        finally:
+            stepper._show_expanded(start)
+    return states
+
+
+def _frames(stepper: BackwardStepper, panels: bool = True) -> list[dict[str, Any]]:
+    """What each step did, in the drawn ids of the stepper's drawing (the
+    panels are the same in every drawing: only the first page stores them)."""
+    frames: list[dict[str, Any]] = [{"panel": stepper.describe(None)} if panels else {}]
     stand = stepper._stand_ins
     to = stand.to if stand is not None else (lambda i: i)
     shows: dict[str, int] = {}
@@ -73,10 +120,7 @@ def player_data(stepper: BackwardStepper) -> dict[str, Any]:
     for k, frame in enumerate(stepper.frames, start=1):
         highlight = frame.highlight()
         now_done = highlight.pop("done")  # the page folds it from the running nodes
-        panel = stepper.describe_node(frame.node_id, frame, position=k)
-        if frame.error:
-            panel = {**panel, "title": panel["title"] + " (raised an error)"}
-        data = {
+        data: dict[str, Any] = {
             "highlight": highlight,
             "edges": {to(i): v for i, v in frame.edge_values.items()},
             "grads": {to(i): v for i, v in frame.leaf_grads.items()},
@@ -86,8 +130,12 @@ def player_data(stepper: BackwardStepper) -> dict[str, Any]:
                 for n, (a, b, _buf) in frame.waiting.items()
             },
             "queue": stepper.overlay(frame)["queue"],
-            "panel": panel,
         }
+        if panels:
+            panel = stepper.describe_node(frame.node_id, frame, position=k)
+            if frame.error:
+                panel = {**panel, "title": panel["title"] + " (raised an error)"}
+            data["panel"] = panel
         if stand is not None:
             data["folds"] = frame.folds
             # a folded block moving on to its next repeat starts afresh: what
@@ -105,18 +153,7 @@ def player_data(stepper: BackwardStepper) -> dict[str, Any]:
                 data["done"] = added
             done.update(added)
         frames.append(data)
-    graph = stepper.graph
-    return {
-        "prefix": stepper.drawing.options.id_prefix,
-        "leaf_of": stepper.leaf_of,
-        "frames": frames,
-        "nodes": {fid: stepper.describe_node(fid, None, 0) for fid in graph.functions},
-        "tensors": {
-            tid: stepper.describe_tensor(tid, 0)
-            for tid in [*graph.tensors, *graph.saved]
-        },
-        "tensor_of": {sid: slot.tensor for sid, slot in graph.saved.items()},
-    }
+    return frames
 
 
 def html_page(
@@ -124,10 +161,17 @@ def html_page(
     svgs: dict[str, str],
     theme: Theme = THEMES["light"],
     theme_name: str = "light",
+    states: dict[str, dict[str, Any]] | None = None,
 ) -> str:
     """One self-contained page: each drawing once, the frames as JSON, the
-    widget's screen code and ~120 lines of player code."""
+    widget's screen code and ~150 lines of player code. ``states``
+    (`box_states`): the drawings a click on a box shows."""
+    states = states or {}
     data = {**player_data(stepper), "theme": theme_name}
+    data["states"] = {
+        box: {k: v for k, v in state.items() if k != "svgs"}
+        for box, state in states.items()
+    }
     css = CSS_PATH.read_text(encoding="utf-8")
     name = html.escape(stepper.frames[0].name if stepper.frames else "backward")
     buttons = "".join(
@@ -154,9 +198,12 @@ def html_page(
         f"{' checked' if v == 'backward' else ''}> {v}</label> "
         for v in svgs
     )
+    by_state = {"": svgs, **{b: st["svgs"] for b, st in states.items()}}
     drawings = "".join(
-        f'<template class="mg-drawing" data-view="{v}">{_inline_svg(svg)}</template>\n'
-        for v, svg in svgs.items()
+        f'<template class="mg-drawing" data-view="{v}" data-state="{html.escape(k)}">'
+        f"{_inline_svg(svg)}</template>\n"
+        for k, by_view in by_state.items()
+        for v, svg in by_view.items()
     )
     return f"""<!DOCTYPE html>
 <html lang="en">

@@ -10,7 +10,9 @@ on in the opened drawing. The kernel side is tests/viz/test_stepper_boxes.py.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -164,3 +166,57 @@ def test_a_click_opens_and_closes_a_box(lab: Lab, browser: Any) -> None:
         raise
     finally:
         page.close()
+
+
+@pytest.mark.browser
+def test_the_html_player_opens_a_box(browser: Any, tmp_path: Path) -> None:
+    """The exported page (no kernel, no network): a click on a module box
+    shows the drawing saved with that box open, lit as the stepper lights
+    it, at the same step; its "⊖ close" tag closes it; one box at a time."""
+    import headless
+    from playwright.sync_api import expect
+
+    import minigrad
+    import viz
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "viz"))
+    from test_viz_group import nested
+
+    loss, net = nested(minigrad)
+    stepper = viz.BackwardStepper(loss, params=net, depth=1, id_prefix="hp-")
+    path = stepper.save(tmp_path / "boxes.html")
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    lit = """(role) => [...document.querySelectorAll('.mg-graph .mg-' + role)]
+        .map((e) => e.id.slice(3))"""
+    try:
+        blocked = headless.offline(page)
+        page.goto(path.as_uri())
+        for _ in range(8):
+            page.click(".mg-next")
+        view = page.locator(".mg-graph")
+        page.locator('[id="hp-module-body"]').click()
+        expect(view.locator('[id="hp-cluster-module-body"]')).to_have_count(1)
+        expect(view).to_have_attribute("data-step", "8")
+        stepper.expand("module-body")
+        frame = stepper.frames[7]
+        for role in ("running", "done"):
+            assert set(page.evaluate(lit, role)) == set(frame.highlight()[role]), role
+        page.wait_for_function(
+            screens.RUNNING_IN_VIEW, arg=page.locator(".mg-player").element_handle()
+        )
+        page.click(".mg-next")  # stepping goes on in the opened drawing
+        assert set(page.evaluate(lit, "running")) == set(
+            stepper.frames[8].highlight()["running"]
+        )
+        # a box inside the opened one: not in this page (the notebook opens it)
+        page.locator('.mg-box-tag[data-box="module-body.encoder"]').click()
+        expect(page.locator(".mg-box-note")).to_contain_text("one box at a time")
+        page.locator('.mg-box-tag[data-box="module-body"]').click()
+        expect(view.locator('[id="hp-module-body"]')).to_have_count(1)
+        assert view.evaluate("(v) => [v.scrollLeft, v.scrollTop]") == [0, 0]
+        assert not blocked and not errors, (blocked, errors)
+    finally:
+        page.close()
+        stepper.close()

@@ -144,3 +144,41 @@ def test_the_widget_opens_a_box_on_the_views_message(minigrad):
     finally:
         widget.close()
         s.close()
+
+
+def test_the_html_page_holds_a_drawing_per_box(framework, tmp_path):
+    """The player opens a box with no kernel: per box, the drawing with that
+    box opened and the frames in its drawn ids, as the stepper lights them."""
+    import json
+    import re
+
+    from viz.player import MAX_BOX_STATES
+
+    loss, net = nested(framework)
+    s = viz.BackwardStepper(loss, params=net, depth=1, id_prefix="H-")
+    try:
+        s.run_all()
+        page = s.save(tmp_path / "steps.html").read_text(encoding="utf-8")
+        raw = re.search(r'<script type="application/json" id="mg-data">(.*?)</script>',
+                        page, re.S).group(1)  # fmt: skip
+        data = json.loads(raw)
+        assert set(data["states"]) == {"module-body", "module-out"}
+        assert len(data["states"]) <= MAX_BOX_STATES
+        assert data["boxes"]["backward"] == s.boxes()
+        templates = re.findall(r'<template class="mg-drawing" data-view="(\w+)" '
+                               r'data-state="([^"]*)">', page)  # fmt: skip
+        assert sorted(templates) == sorted(
+            (v, k) for k in ("", "module-body", "module-out")
+            for v in ("backward", "forward")
+        )  # fmt: skip
+        state = data["states"]["module-body"]
+        s.expand("module-body")
+        assert state["boxes"]["backward"] == s.boxes()
+        for k, frame in enumerate(s.frames, start=1):
+            lit = frame.highlight()
+            assert state["frames"][k]["highlight"]["running"] == lit["running"], k
+            assert "panel" not in state["frames"][k]
+        s.collapse("module-body")
+        assert s.drawing.options.expand == frozenset()  # as it was saved
+    finally:
+        s.close()

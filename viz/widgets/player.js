@@ -7,15 +7,19 @@ const status = root.querySelector(".mg-status");
 const playButton = root.querySelector(".mg-play");
 const speed = root.querySelector(".mg-speed");
 const last = DATA.frames.length - 1;
+// the drawings by box state ("": as saved; a box id: with that box toggled)
 const svgs = {};
 for (const t of document.querySelectorAll("template.mg-drawing")) {
-  svgs[t.dataset.view] = t.innerHTML;
+  (svgs[t.dataset.state || ""] = svgs[t.dataset.state || ""] || {})[t.dataset.view] = t.innerHTML;
 }
 let step = 0;
 let timer = null;
+let shown = ""; // the box state on display
+const frames = () => (shown ? DATA.states[shown].frames : DATA.frames);
+const boxesOf = (view) => (shown ? DATA.states[shown].boxes : DATA.boxes || {})[view] || {};
 
 // What anywidget's model offers the screen: get / set / on / save_changes / send.
-const state = { svg: svgs.backward, prefix: DATA.prefix, view: "backward",
+const state = { svg: svgs[""].backward, boxes: boxesOf("backward"), prefix: DATA.prefix, view: "backward",
   leaf_of: DATA.leaf_of, theme: DATA.theme, highlight: {}, overlay: {},
   panel: DATA.frames[0].panel, selected: "", step: 0 };
 const handlers = {};
@@ -28,7 +32,7 @@ const model = {
   },
   on: (event, f) => (handlers[event] = handlers[event] || []).push(f),
   save_changes: () => {},
-  send: (msg) => (commands[msg.command] || (() => {}))(),
+  send: (msg) => (commands[msg.command] || (() => {}))(msg),
 };
 
 // Fold frames 1..k into the state after step k: what ran is done, unless the
@@ -39,7 +43,7 @@ function folded(k) {
   const grads = {};
   let freed = [];
   for (let j = 1; j <= k; j++) {
-    const f = DATA.frames[j];
+    const f = frames()[j];
     if (f.drop) {
       const gone = new Set(f.drop);
       done = done.filter((id) => !gone.has(id));
@@ -56,11 +60,11 @@ function folded(k) {
 
 function panelFor(id, k, fold) {
   for (let j = k; j >= 1; j--) {
-    if (DATA.frames[j].highlight.running[0] === id) return DATA.frames[j].panel;
+    if (frames()[j].highlight.running[0] === id) return DATA.frames[j].panel;
   }
   const node = DATA.nodes[id];
   if (node) {
-    const waiting = DATA.frames[k].waiting?.[id];
+    const waiting = frames()[k].waiting?.[id];
     return waiting ? { ...node, rows: [...node.rows, ["gradients", waiting]] } : node;
   }
   const t = DATA.tensors[id];
@@ -75,13 +79,13 @@ function panelFor(id, k, fold) {
 
 function show(k) {
   step = Math.max(0, Math.min(last, k));
-  const frame = DATA.frames[step];
+  const frame = frames()[step];
   const fold = folded(step);
   model.set("highlight", step ? { ...frame.highlight, done: fold.done } : {});
   model.set("overlay", step ? { edges: frame.edges, grads: fold.grads, freed: fold.freed,
     waiting: frame.waiting, queue: frame.queue, folds: frame.folds } : {});
   const sel = model.get("selected");
-  model.set("panel", sel ? panelFor(sel, step, fold) : frame.panel);
+  model.set("panel", sel ? panelFor(sel, step, fold) : DATA.frames[step].panel);
   model.set("step", step);
   slider.value = String(step);
   status.textContent = `step ${step} of ${last}`;
@@ -99,9 +103,28 @@ function play() {
   playButton.textContent = "\u275A\u275A Pause";
   timer = setInterval(() => show(step + 1), Number(speed.value));
 }
+// A click on a box shows the page's drawing with that box opened (or closed):
+// one per box was laid out when the page was saved, so one box at a time.
+const boxNote = document.createElement("span");
+boxNote.className = "mg-box-note";
+root.querySelector(".mg-controls").appendChild(boxNote);
+function toggleBox({ id }) {
+  const to = id === shown ? "" : id;
+  if (to && !(DATA.states || {})[to]) {
+    boxNote.textContent = "this page opens one box at a time (the notebook opens any)";
+    return;
+  }
+  boxNote.textContent = shown && to ? "(the box opened before is closed: one at a time)" : "";
+  shown = to;
+  model.set("selected", "");
+  model.set("boxes", boxesOf(state.view));
+  model.set("svg", svgs[shown][state.view]);
+  show(step);
+}
 const commands = {
   next: () => show(step + 1), prev: () => show(step - 1),
   reset: () => show(0), end: () => show(last), play,
+  expand: toggleBox, collapse: toggleBox,
 };
 for (const [cls, name] of [["mg-reset", "reset"], ["mg-prev", "prev"],
   ["mg-next", "next"], ["mg-end", "end"], ["mg-play", "play"]]) {
@@ -111,7 +134,8 @@ speed.addEventListener("change", () => { if (timer) { pause(); play(); } });
 for (const input of root.querySelectorAll(".mg-viewtoggle input")) {
   input.addEventListener("change", () => {
     state.view = input.value;
-    model.set("svg", svgs[input.value]);
+    model.set("boxes", boxesOf(input.value));
+    model.set("svg", svgs[shown][input.value]);
     show(step);
   });
 }
