@@ -69,3 +69,38 @@ def test_running_node_stays_in_view_and_legible(
         assert not blocked and not errors, (blocked, errors)
     finally:
         page.close()
+
+
+# The viewport's pan and zoom once no animation moves it.
+SETTLED = """async () => {
+  const root = document.querySelector('.mg-player');
+  for (let i = 0; i < 200 && root.dataset.moving; i++) {
+    await new Promise((r) => requestAnimationFrame(r));
+  }
+  return document.querySelector('.mg-svg').style.transform;
+}"""
+
+
+@pytest.mark.browser
+def test_reset_shows_the_fitted_view_again(browser: Any, pages: dict) -> None:
+    """Reset (frame 0: nothing runs) goes back to the view fitted before the
+    first step, not the pan the follow made for the last node that ran."""
+    path, steps = pages["mlp"]
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    try:
+        headless.offline(page)
+        page.goto(path.as_uri())
+        fitted = page.evaluate(SETTLED)
+        panned = None
+        for _ in range(steps):  # until the follow pans away from the fit
+            page.click(".mg-next")
+            now = page.evaluate(SETTLED)
+            if now != fitted:
+                panned = now
+                break
+        assert panned is not None, "the follow never panned: nothing to test"
+        page.click(".mg-reset")
+        assert page.get_attribute(".mg-graph", "data-step") == "0"
+        assert page.evaluate(SETTLED) == fitted
+    finally:
+        page.close()

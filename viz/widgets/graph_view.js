@@ -510,7 +510,10 @@ export function mount(model, root) {
       pending = false;
       const t0 = performance.now();
       paint();
-      follow(true);
+      // back before the first node (Reset): the fitted view again, not the pan
+      // the last step left; else keep the running node in view
+      if (vp.mode === "fit" && !box.querySelector(".mg-running")) fit(true);
+      else follow(true);
       // what one step costs the browser, read by the screen tests
       root.dataset.paintMs = (performance.now() - t0).toFixed(2);
     });
