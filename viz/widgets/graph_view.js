@@ -360,7 +360,7 @@ export function mount(model, root) {
       if (b.open) labels.push([r.x + r.width - 4, r.y + 12, "⊖ close", "mg-box-tag", "end", data]);
       else if (b.kind === "fold") {
         labels.push([r.x + 6, r.y - 5, "⊕ open all repeats", "mg-box-tag", "start", data]);
-      } else labels.push([r.x + r.width - 4, r.y + r.height + 12, "⊕ open", "mg-box-tag", "end", data]);
+      } else labels.push([r.x + r.width, r.y - 5, "⊕ open", "mg-box-tag", "end", data]);
     }
     const texts = labels.map(([x, y, text, cls, anchor = "middle", data = {}]) => {
       const g = document.createElementNS(SVGNS, "g");
