@@ -104,3 +104,34 @@ def test_reset_shows_the_fitted_view_again(browser: Any, pages: dict) -> None:
         assert page.evaluate(SETTLED) == fitted
     finally:
         page.close()
+
+
+# Overlay tags (edge values, .grad, freed, badges) whose box covers a node's text.
+TAGS_ON_TEXT = """(cls) => {
+  const hit = (a, b) => a.left < b.right && b.left < a.right &&
+    a.top < b.bottom && b.top < a.bottom;
+  const texts = [...document.querySelectorAll('.mg-graph g.node text')]
+    .map((t) => [t.textContent, t.getBoundingClientRect()]);
+  const out = [];
+  for (const tag of document.querySelectorAll(`.mg-overlay .${cls} rect`)) {
+    const r = tag.getBoundingClientRect();
+    for (const [text, q] of texts) if (hit(r, q)) out.push(text);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.browser
+def test_freed_tags_leave_the_slot_names_readable(browser: Any, pages: dict) -> None:
+    """After the last step of the MLP every saved slot is freed: its "freed"
+    tag covers no text of any node (it sat on the end of `_saved_total_weight`)."""
+    path, _steps = pages["mlp"]
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    try:
+        headless.offline(page)
+        page.goto(path.as_uri())
+        page.click(".mg-end")
+        assert page.locator(".mg-overlay .mg-freed-tag").count() > 5
+        assert page.evaluate(TAGS_ON_TEXT, "mg-freed-tag") == []
+    finally:
+        page.close()

@@ -342,7 +342,8 @@ export function mount(model, root) {
     }
     for (const id of ov.freed || []) {
       const b = nodeBox(id);
-      if (b) labels.push([b.x + b.width - 2, b.y + 9, "freed", "mg-freed-tag", "end"]);
+      // above its corner: inside, it covered the end of a wide slot name
+      if (b) labels.push([b.x + b.width - 2, b.y - 3, "freed", "mg-freed-tag", "end"]);
     }
     for (const [id, text] of Object.entries(ov.waiting || {})) {
       const b = nodeBox(id);
