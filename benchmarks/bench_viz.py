@@ -18,14 +18,16 @@ machine wall times grow with it), and each row also gives the CPU time.
 
 ``--profile`` splits the two slow cases into walk, DOT, layout and SVG, and
 times the layout of the same DOT with the levers of issue #14. It shows where
-the time goes: unfolded, the layout is ~80% (0.6-0.7 ms of CPU per drawn
-node, linear from 180 to 1,500 nodes, so splitting the layout gains nothing;
-SVG writing, walk and DOT are small); straight or polyline edges change
-little once shared leaves are drawn per use; the HTML-like labels are about
-half of the layout (one-font labels save ~20-25%, a bare "x" label ~60%: the
-engine's floor, ~0.3 ms a node); leaving out the shared leaves' copies
-(drawing each use as its AccumulateGrad copy alone) saves ~30-40%. Fewer
-nodes (folding) is the lever that works.
+the time goes: unfolded, the layout is ~80% (linear in the drawn nodes, so
+splitting the layout gains nothing; SVG writing, walk and DOT are small);
+straight or polyline edges change little once shared leaves are drawn per
+use; the HTML-like labels are a large part (a bare "x" label is the engine's
+floor); ``nslimit=0`` (no network simplex for x) saves ~10% but lets a long
+loop drift sideways. What worked (2026-12-02): drawing only the AccumulateGrad
+of a shared leaf once per use, its leaf once (-35%), and grad_fn labels as
+lines of text instead of tables (-15-20%), both above a few hundred nodes;
+the spine weight (`dot.SPINE_WEIGHT`) keeps a loop in one column. Fewer
+nodes (folding, the default) remains the largest lever.
 """
 
 from __future__ import annotations
@@ -204,13 +206,13 @@ def main() -> int:
         d = viz.backward_graph(out, params=params, max_nodes=BIG, **options)
         shown = d._shown_graph(d._resolved(export=False))
         nodes = drawn_nodes(shown, d.options.show_saved)
-        copies = sum(len(v) - 1 for v in d.drawn_ids.values())
+        copies = sum(len(v) - 1 for v in d.drawn_ids.values())  # of shared leaves
         folds = ", ".join(f"x {f.count} folded" for f in d.folds)
         more = f", {shown.hidden:,} collapsed" if shown.hidden else ""
         best = best_of(draw, args.repeat)
         print(
             f"  {name:38s} {len(d.graph.functions):5d} grad_fn, {nodes:5d} drawn "
-            f"(+{copies} leaf copies{more}{', ' if folds else ''}{folds})  "
+            f"(+{copies} copies{more}{', ' if folds else ''}{folds})  "
             f"{best[0]:6.2f} s (cpu {best[1]:5.2f} s){verdict(best, target)}",
             flush=True,
         )
@@ -256,8 +258,9 @@ def profile(t: Any, engine: str, repeat: int) -> int:
                 ("polyline", "svg", with_graph_attr(src, "splines=polyline")),
                 ("line", "svg", with_graph_attr(src, "splines=line")),
                 ("one-font labels", "svg", one_font_labels(src)),
-                ("label 'x' (floor)", "svg", LABEL.sub('label="x" ', src)),
+                ("label 'x' (floor)", "svg", ANY_LABEL.sub('label="x" ', src)),
                 ("no leaf copies", "svg", without_leaf_copies(src)),
+                ("nslimit=0", "svg", without_x_simplex(src)),
             ]
             for what, fmt, text in variants:
                 run = lambda text=text, fmt=fmt: render.run_engine(text, fmt, engine)  # noqa: E731
@@ -271,12 +274,23 @@ def profile(t: Any, engine: str, repeat: int) -> int:
 # Courier numbers). The profile's label variants rewrite it to measure what
 # the labels cost the layout (the drawing itself is not changed).
 LABEL = re.compile(r"label=<<table.*?</table>>\s")
+# any node's HTML-like label, a table or lines of text (big drawings' grad_fn)
+ANY_LABEL = re.compile(r"label=<.*?>\s(?=class=)")
 _CELL = re.compile(r"<td[^>]*>(.*?)</td>")
 _FONT = re.compile(r"<font[^>]*>|</font>")
 
 
 def with_graph_attr(src: str, attr: str) -> str:
     return src.replace("{", "{\n\t" + attr + "\n", 1)
+
+
+def without_x_simplex(src: str) -> str:
+    """``nslimit=0``: x positions without network-simplex iterations (the
+    compact drawings' own ``nslimit`` would override an attribute added
+    first)."""
+    if re.search(r"\bnslimit=", src):
+        return re.sub(r"\bnslimit=[\d.]+", "nslimit=0", src, count=1)
+    return with_graph_attr(src, "nslimit=0")
 
 
 def one_font_labels(src: str) -> str:

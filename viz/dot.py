@@ -25,6 +25,7 @@ from graphviz.quoting import quote
 
 from .graph import (
     MORE_ID,
+    Edge,
     Fold,
     ForwardView,
     FunctionInfo,
@@ -137,6 +138,11 @@ COMPACT_ABOVE = 200
 # (long edges into one shared node made a 100-step loop take minutes). Small
 # lesson graphs keep one node with several arrows: that is the lesson.
 SPLIT_SHARED_ABOVE = 60
+# Above this many nodes only the AccumulateGrad of a shared leaf is drawn once
+# per use, naming its leaf; the leaf (values, grad) is drawn once, under the
+# first copy. The leaf copies were a third of the layout time of the 1,510-node
+# loop (`bench_viz.py --profile`) and repeated the same values 60 times.
+LIGHT_COPIES_ABOVE = 400
 # Above this many drawn nodes (shared-leaf copies included) a layout takes
 # tens of seconds (5,000: ~50 s); `collapse_to_fit` keeps about COLLAPSE_TO
 # nodes nearest the outputs (a few seconds) and says how many it left out.
@@ -192,6 +198,7 @@ class _Label:
     def __init__(self, theme: Theme, struck: bool = False) -> None:
         self.theme = theme
         self.rows: list[str] = []
+        self.lines: list[str] = []  # each row's text, for `html(plain=True)`
         self.struck = struck
 
     def _text(self, text: str) -> str:
@@ -202,14 +209,17 @@ class _Label:
         if self.struck:
             body = f'<font color="{self.theme.muted}">{body}</font>'
         self.rows.append(f"{_line_cell(self.theme.node_pt)}{body}</td>")
+        self.lines.append(body)
         return self
 
     def small(self, text: str) -> _Label:
         c = self.theme.muted
-        self.rows.append(
-            f'{_line_cell(self.theme.small_pt)}<font point-size="{self.theme.small_pt}"'
-            f' color="{c}">{self._text(text)}</font></td>'
+        body = (
+            f'<font point-size="{self.theme.small_pt}" color="{c}">'
+            f"{self._text(text)}</font>"
         )
+        self.rows.append(f"{_line_cell(self.theme.small_pt)}{body}</td>")
+        self.lines.append(body)
         return self
 
     def mono(self, text: str, room: str | None = None) -> _Label:
@@ -230,7 +240,14 @@ class _Label:
         self.rows.append(f"{cell}>{font}</td>")
         return self
 
-    def html(self) -> str:
+    def html(self, plain: bool = False) -> str:
+        """The label as a table of rows. ``plain``: lines of text without the
+        table, when no row is a block of numbers (`mono`): the same words
+        and fonts, the lines spaced by the engine; a fifth less layout time
+        on big graphs (`bench_viz.py --profile`), but the two engines' line
+        heights then differ a little."""
+        if plain and len(self.lines) == len(self.rows):
+            return "<" + "<br/>".join(self.lines) + ">"
         rows = "".join(f"<tr>{r}</tr>" for r in self.rows)
         table = '<table border="0" cellborder="0" cellspacing="0" cellpadding="1">'
         return f"<{table}{rows}</table>>"
@@ -359,6 +376,7 @@ def grad_labels(
     ``.grad`` as text) showing that gradient in its grad cell: a frame of a
     stepping pass, with the node's size unchanged (`fitted`)."""
     th = lecture(THEMES[theme]) if slide else THEMES[theme]
+    uses = uses_of(g, copies)
     out = {}
     for tid, grad in grads.items():
         t = g.tensors.get(tid)
@@ -366,7 +384,8 @@ def grad_labels(
             continue
         ids = copies.get(tid, [tid])
         shown = dataclasses.replace(t, grad=fitted(grad, grad_room(t)))
-        label = _tensor_label(shown, th, show_values, len(ids), _is_expert(detail))
+        n = uses.get(tid, 1)
+        label = _tensor_label(shown, th, show_values, n, _is_expert(detail))
         out.update((did, label) for did in ids)
     return out
 
@@ -397,22 +416,31 @@ def _attr_lines(f: FunctionInfo, expert: bool = True) -> list[str]:
     ] + [f"metadata[{k!r}]={v}" for k, v in f.metadata.items()]
 
 
-def _uses_badge(lab: _Label, uses: int) -> None:
+def _uses_badge(lab: _Label, uses: int, leaf: str | None = None) -> None:
+    """``leaf``: the name of the leaf an AccumulateGrad copy writes (its leaf
+    is drawn once, elsewhere)."""
     if uses > 1:  # one leaf drawn once per use: say it is one tensor
-        lab.small(f"{uses} uses (one tensor)")
+        of = f"{leaf}: " if leaf is not None else ""
+        lab.small(f"{of}{uses} uses (one tensor)")
 
 
 def _function_label(
-    f: FunctionInfo, theme: Theme, show_attrs: bool, uses: int = 1, expert: bool = True
+    f: FunctionInfo,
+    theme: Theme,
+    show_attrs: bool,
+    uses: int = 1,
+    expert: bool = True,
+    leaf: str | None = None,
+    plain: bool = False,
 ) -> str:
     lab = _Label(theme).title(f.name)
-    _uses_badge(lab, uses)
+    _uses_badge(lab, uses, leaf)
     if show_attrs:
         for line in _attr_lines(f, expert):
             lab.small(line)
     if f.hooks:
         lab.small(f"hooks: {f.hooks}")
-    return lab.html()
+    return lab.html(plain)
 
 
 _STALE_OF = re.compile(r"which is (output \d+ of \w+)")
@@ -710,7 +738,10 @@ def backward_dot(
     saved->tensor links for a fast layout. ``split_shared`` (default: above
     `SPLIT_SHARED_ABOVE` nodes) draws a leaf used by several nodes, and its
     AccumulateGrad, once per use (same name, "N uses"; see
-    `Graph.split_ids`). ``slide``: lecture-sized text and the legend as one
+    `Graph.split_ids`); above `LIGHT_COPIES_ABOVE` only the AccumulateGrad
+    (`shared_copies`). A compact drawing's grad_fn labels are lines of
+    text, and its longest grad_fn chain is weighted (`_spine_edges`) so a
+    loop stays one column. ``slide``: lecture-sized text and the legend as one
     row at the bottom; ``title`` above the graph. ``group``: each module's
     nodes (from the parameter names, see `graph.module_of`) in a box named
     after it.
@@ -723,16 +754,15 @@ def backward_dot(
         compact = n_drawn > COMPACT_ABOVE
     if compact:
         dot.attr(**FAST_LAYOUT["backward"])
-    if split_shared is None:
-        split_shared = n_drawn > SPLIT_SHARED_ABOVE
-    copies = g.split_ids() if split_shared else {}
-    use_of_edge = g.use_of_edge() if split_shared else {}
+    copies = shared_copies(g, show_saved, split_shared)
+    use_of_edge = g.use_of_edge() if copies else {}
+    uses = uses_of(g, copies)
     # (using node, leaf) -> the copy of the leaf drawn next to that node
     tensor_copy: dict[tuple[str, str], str] = {}
     for e in g.edges:
         if e.id in use_of_edge and e.dst is not None:
             leaf = g.functions[e.dst].variable
-            if leaf is not None:
+            if leaf in copies:
                 k = copies[e.dst].index(use_of_edge[e.id])
                 tensor_copy[(e.src, leaf)] = copies[leaf][k]
     multi = g.multi_output()
@@ -748,7 +778,11 @@ def backward_dot(
     for f in g.functions.values():
         kind = "accumulate" if f.is_accumulate_grad else "fn"
         ids = copies.get(f.id, [f.id])
-        label = _function_label(f, th, show_attrs, len(ids), expert)
+        # an AccumulateGrad copy without its leaf copy names the leaf
+        leaf = None
+        if f.variable is not None and f.id in copies and f.variable not in copies:
+            leaf = g.tensors[f.variable].label
+        label = _function_label(f, th, show_attrs, len(ids), expert, leaf, compact)
         classes = _classes("function", ids)
         if f.id in g.boxes:  # a module drawn as one box
             kind = "module"
@@ -769,14 +803,16 @@ def backward_dot(
     acc_of = {f.variable: f.id for f in g.functions.values() if f.variable}
     for t in shown:
         ids = copies.get(t.id, [t.id])
-        label = _tensor_label(t, th, show_values, len(ids), expert)
+        label = _tensor_label(t, th, show_values, uses.get(t.id, 1), expert)
         where = box.get(t.id, box.get(acc_of.get(t.id, ""), dot))
+        # a leaf drawn once for its many uses is shared too
+        classes = "tensor shared" if uses.get(t.id, 1) > 1 else "tensor"
         for did in ids:
-            classes = _classes("tensor", ids)
             _node(where, p + did, label, t.kind, th, classes, output=t.is_output)
     shown_ids = {t.id for t in shown}
     # Gradient flow: a node passes gradients to its next_functions.
     exits = _exit_labels(g.folds)
+    spine = _spine_edges(g) if compact else set()
     for e in g.edges:
         if e.dst is None:
             continue
@@ -787,7 +823,16 @@ def backward_dot(
         kind = "next"
         if (e.src, e.input_nr) in exits:  # leaves a folded block
             label, kind = exits[(e.src, e.input_nr)], "next folded"
-        _edge(dot, p + e.src, p + dst, id=p + e.id, label=label, **{"class": kind})
+        weight = SPINE_WEIGHT if e.id in spine else None
+        _edge(
+            dot,
+            p + e.src,
+            p + dst,
+            id=p + e.id,
+            label=label,
+            weight=weight,
+            **{"class": kind},
+        )
     for f in g.functions.values():
         if f.variable is not None:
             pairs = zip(copies.get(f.id, [f.id]), copies.get(f.variable, [f.variable]))
@@ -866,6 +911,44 @@ def backward_dot(
         )
         draw_legend(dot, _tensor_kinds(shown) + kinds, th, p)
     return dot
+
+
+# The weight of the edges along a big drawing's longest chain of grad_fn nodes
+# (`_spine_edges`). With every edge of weight 1 the engine's placement drifted
+# sideways at each step: a 100-step loop was a diagonal 45,000 pt wide, the
+# 1,510-node loop 35,000 pt; with its spine kept straight, 1,423 and 547 pt.
+SPINE_WEIGHT = "10"
+
+
+def _spine_edges(g: Graph) -> set[str]:
+    """Ids of the edges along the longest path of grad_fn nodes (leaving out
+    AccumulateGrad) from the output: the chain a loop repeats."""
+    chain = {fid for fid, f in g.functions.items() if not f.is_accumulate_grad}
+    out_edges: dict[str, list[Edge]] = {fid: [] for fid in chain}
+    indeg = dict.fromkeys(chain, 0)
+    for e in g.edges:
+        if e.src in chain and e.dst in chain:
+            out_edges[e.src].append(e)
+            indeg[e.dst] += 1
+    roots = [fid for fid, n in indeg.items() if n == 0]
+    order = list(roots)
+    for fid in order:  # Kahn's order (the list grows as it is read)
+        for e in out_edges[fid]:
+            indeg[e.dst] -= 1
+            if indeg[e.dst] == 0:
+                order.append(e.dst)
+    longest: dict[str, int] = {}  # nodes on the longest path down from each
+    for fid in reversed(order):
+        longest[fid] = 1 + max((longest[e.dst] for e in out_edges[fid]), default=0)
+    if not longest:
+        return set()
+    node = max(roots, key=longest.__getitem__)
+    spine = set()
+    while out_edges[node]:
+        e = max(out_edges[node], key=lambda e: longest[e.dst])
+        spine.add(e.id)
+        node = e.dst
+    return spine
 
 
 class _Boxes:
@@ -1025,10 +1108,34 @@ def fold_to_fit(
     return folded(g, expand=expand)
 
 
+def shared_copies(
+    g: Graph, show_saved: bool = True, split_shared: bool | None = None
+) -> dict[str, list[str]]:
+    """Model id -> its drawn ids, for the shared leaves a backward drawing
+    draws once per use (`Graph.split_ids`): by default above
+    `SPLIT_SHARED_ABOVE` nodes, and above `LIGHT_COPIES_ABOVE` without the
+    copies of the leaf itself."""
+    n_drawn = drawn_nodes(g, show_saved)
+    if split_shared is None:
+        split_shared = n_drawn > SPLIT_SHARED_ABOVE
+    if not split_shared:
+        return {}
+    return g.split_ids(leaf_copies=n_drawn <= LIGHT_COPIES_ABOVE)
+
+
+def uses_of(g: Graph, copies: dict[str, list[str]]) -> dict[str, int]:
+    """Drawn id -> the uses its "N uses (one tensor)" badge counts: each
+    copied id's copies, and a leaf drawn once its AccumulateGrad's copies."""
+    uses = {did: len(ids) for did, ids in copies.items()}
+    for f in g.functions.values():
+        if f.variable is not None and f.id in copies:
+            uses.setdefault(f.variable, len(copies[f.id]))
+    return uses
+
+
 def collapse_to_fit(g: Graph, show_saved: bool) -> Graph:
     """`g`, or its part nearest the outputs when it is too large to lay out."""
-    split = drawn_nodes(g, show_saved) > SPLIT_SHARED_ABOVE
-    copies = sum(len(v) - 1 for v in g.split_ids().values()) if split else 0
+    copies = sum(len(v) - 1 for v in shared_copies(g, show_saved).values())
     total = drawn_nodes(g, show_saved) + copies
     if total <= COLLAPSE_ABOVE:
         return g

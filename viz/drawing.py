@@ -21,12 +21,12 @@ from .dot import (
     THEMES,
     backward_dot,
     collapse_to_fit,
-    drawn_nodes,
     fold_to_fit,
     forward_copies,
     forward_dot,
     legend_rows,
     page_parts,
+    shared_copies,
     title_dot,
 )
 from .graph import (
@@ -242,10 +242,7 @@ class Drawing:
             for (tid, _op), did in forward_copies(fv).items():
                 copies.setdefault(tid, []).append(did)
             return copies
-        split = o.split_shared
-        if split is None:
-            split = drawn_nodes(graph, o.show_saved) > SPLIT_SHARED_ABOVE
-        return graph.split_ids() if split else {}
+        return shared_copies(graph, o.show_saved, o.split_shared)
 
     @property
     def source(self) -> str:
@@ -457,7 +454,8 @@ def backward_graph(
     None (default) turns it on above a few hundred nodes.
     ``split_shared``: draw a leaf used by several nodes (a weight shared by the
     steps of a loop) once per use, marked "N uses", so the layout stays fast;
-    None (default) turns it on above a few dozen nodes.
+    None (default) turns it on above a few dozen nodes (in the backward view,
+    above a few hundred only its AccumulateGrad, naming it; the leaf once).
     ``collapse``: a graph too large to lay out in seconds (thousands of
     nodes) is drawn as its part nearest the outputs plus one box saying how
     many nodes were left out; False draws everything (it may take minutes).

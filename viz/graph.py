@@ -212,12 +212,14 @@ class Graph:
                 out[e.id] = use_id(e.dst, srcs.index(e.src))
         return out
 
-    def split_ids(self) -> dict[str, list[str]]:
+    def split_ids(self, leaf_copies: bool = True) -> dict[str, list[str]]:
         """Model id -> every drawn id, for shared leaves drawn once per use.
 
         Both the AccumulateGrad node and its leaf tensor map to their copies
         (``f3`` -> ``["f3", "f3-use2", ...]``); a tool that highlights ``f3``
         highlights all of them. Ids that are drawn once are absent.
+        ``leaf_copies=False``: only the AccumulateGrad node is drawn once per
+        use, its leaf once (a big drawing, see `dot.LIGHT_COPIES_ABOVE`).
         """
         uses: dict[str, int] = {}
         for drawn in self.use_of_edge().values():
@@ -227,7 +229,7 @@ class Graph:
         for fid, n in uses.items():
             out[fid] = [use_id(fid, k) for k in range(n)]
             variable = self.functions[fid].variable
-            if variable is not None:
+            if variable is not None and leaf_copies:
                 out[variable] = [use_id(variable, k) for k in range(n)]
         return out
 

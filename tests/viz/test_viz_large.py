@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from test_viz_stable_layout import no_upward_grad_fn_edge, node_boxes
 
 import viz
-from viz.dot import COLLAPSE_TO, backward_dot
+from viz.dot import COLLAPSE_TO, LIGHT_COPIES_ABOVE, backward_dot, drawn_nodes
 from viz.graph import (
     MORE_ID,
     GraphTooLargeError,
@@ -402,3 +403,90 @@ def test_folding_random_programs_loses_no_node(framework):
         assert viz.backward_graph(outs, fold=True).source
         assert viz.forward_graph(outs, fold=True).source
     assert folds >= 5  # the programs do repeat themselves
+
+
+def test_big_drawings_draw_each_shared_leaf_once(framework):
+    """Above LIGHT_COPIES_ABOVE nodes only the AccumulateGrad is drawn once per
+    use, naming its leaf; the leaf (its values and grad cell) is drawn once."""
+    loss, params = recurrent(framework, 100)
+    d = viz.backward_graph(loss, params=params, fold=False)
+    g = d.graph
+    assert drawn_nodes(g) > LIGHT_COPIES_ABOVE
+    src = d.source
+    ids = all_node_ids(src)
+    assert len(ids) == len(set(ids))
+    copies = d.drawn_ids
+    for leaf_name in ("Wh", "Wx", "b"):
+        (tid,) = (t.id for t in g.tensors.values() if t.name == leaf_name)
+        (fid,) = (f.id for f in g.functions.values() if f.variable == tid)
+        assert tid not in copies and ids.count(tid) == 1
+        assert re.search(rf'^\t{tid} \[.*class="leaf tensor shared"', src, re.M)
+        assert not any(i.startswith(f"{tid}-use") for i in ids)
+        assert copies[fid] == [fid] + [f"{fid}-use{k}" for k in range(2, 101)]
+        assert set(copies[fid]) <= set(ids)
+        # each copy gets the gradient of exactly one use and names its leaf
+        heads = re.findall(rf'-> "?({fid}(?:-use\d+)?)"? \[[^\]]*class=next', src)
+        assert sorted(heads) == sorted(copies[fid])
+        assert src.count(f"{leaf_name}: 100 uses (one tensor)") == 100
+        # one variable edge, from the first copy to the one leaf
+        assert re.findall(rf"^\t(\S+) -> {tid} \[", src, re.M) == [fid]
+    # the leaves' own badge, once each
+    assert len(re.findall(r">100 uses \(one tensor\)<", src)) == 3
+    # what is drawn: every grad_fn, one copy per further use, the tensors
+    # and the saved slots; nothing else
+    extra = sum(len(v) - 1 for v in copies.values())
+    assert (
+        len(ids)
+        == drawn_nodes(g) + extra
+        == len(g.functions) + 297 + len(g.shown_tensors) + len(g.saved)
+    )
+
+
+def test_stepper_on_a_big_drawing_writes_the_one_leaf(minigrad):
+    loss, params = recurrent(minigrad, 100)
+    stepper = viz.BackwardStepper(loss, params=params, fold=False)
+    copies = stepper.drawing.drawn_ids
+    frames = stepper.run_all()
+    acc = [f for f in frames if f.name == "AccumulateGrad"]
+    assert len(acc) == 3
+    for frame in acc:
+        lit = frame.highlight()
+        assert lit["running"] == copies[frame.node_id]  # every copy lights up
+        leaf = stepper.graph.functions[frame.node_id].variable
+        assert leaf in lit["written"] and leaf not in copies
+
+
+def test_big_loop_is_drawn_as_a_straight_column(framework):
+    """The longest chain of grad_fn nodes is weighted (`dot.SPINE_WEIGHT`):
+    unweighted, the 100-step loop was laid out as a diagonal 45,000 pt wide."""
+    loss, params = recurrent(framework, 100)
+    d = viz.backward_graph(loss, params=params, fold=False, engine="pure")
+    g = d.graph
+    spine = re.findall(r"weight=10\b", d.source)
+    # Sum, then Tanh, Add, Add, Mv(Wh @ h) each step (Wx @ x branches off)
+    assert len(spine) == 100 * 4
+    svg = d.svg()
+    width, height = (float(v) for v in re.search(
+        r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg
+    ).groups())  # fmt: skip
+    assert width < 2500 and height > 10 * width
+    no_upward_grad_fn_edge(d)
+    boxes = node_boxes(svg)
+    tanh = [f for f, info in g.functions.items() if info.name == "TanhBackward0"]
+    xs = {round((boxes[f][0] + boxes[f][2]) / 2) for f in tanh}
+    assert max(xs) - min(xs) < 200  # one column, not a drift
+
+
+def test_big_drawings_label_grad_fn_nodes_without_tables(framework):
+    """A compact drawing's grad_fn labels are lines of text (a fifth less
+    layout time); tensors keep their tables (their grad cells keep the room)."""
+    loss, params = recurrent(framework, 100)
+    src = viz.backward_graph(loss, params=params, fold=False).source
+    fn = re.findall(r'^\t\S+ \[label=(<.*?>) class="fn', src, re.M)
+    assert fn and not any("<table" in label for label in fn)
+    assert "<b>AddBackward0</b><br/><font" in src
+    leaf = re.findall(r'^\t\S+ \[label=(<.*?>) class="leaf', src, re.M)
+    assert len(leaf) == 3 and all("<table" in label for label in leaf)
+    small = viz.backward_graph(*recurrent(framework, 2)).source
+    fn = re.findall(r'^\t\S+ \[label=(<.*?>) class="fn', small, re.M)
+    assert fn and all("<table" in label for label in fn)  # lesson-sized: tables
