@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from graphviz.quoting import quote
 
 from . import render
-from .dot import FONT, THEMES, Theme, esc, fitted, grad_labels, lecture
+from .dot import FONT, THEMES, Theme, esc, fitted, grad_labels, lecture, page_parts
 from .drawing import DEFAULT_DPI, Size, check_dpi, check_parent
 from .player import box_states, html_page
 from .widgets.roles import PAINT_ORDER
@@ -54,9 +54,12 @@ ROLES = PAINT_ORDER  # the order roles are painted in; later ones win
 MAX_RASTER_FRAMES = 150  # GIF / PNG / SVG frames: each is a layout and a file
 PROGRESS_ABOVE = 10  # frames: longer exports say how far they are
 GIF_DPI = 96  # screen resolution: GIFs are for web pages and slides
-CAPTION_PT = 40.0  # the strip above each PDF page: "Step 3 of 8: ..." and a legend
-CAPTION_FONT_PT = 15  # PNG / GIF frames: the caption, larger than node names
+# The caption above every frame, in every format: "Step 3 of 8: ..." in bold
+# and one row explaining the highlights. Slides (read from afar) get it larger;
+# it is centred there, as a slide's title.
+CAPTION_FONT_PT = 15  # larger than node names
 LEGEND_FONT_PT = 11
+SLIDE_CAPTION = 1.4  # the caption's size on a slide page
 
 
 def save(
@@ -125,10 +128,14 @@ def save(
     theme_look = THEMES[opts.theme]
     styler = _Restyler(digraph.body, opts.id_prefix, static_styles(theme_look))
 
+    def restyled(k: int) -> Any:
+        frame_dot = digraph.copy()
+        frame_dot.body[:] = styler.body_for(frames[k], labels[k])
+        return frame_dot
+
     def source(k: int) -> str:
-        restyled = digraph.copy()
-        restyled.body[:] = styler.body_for(frames[k], labels[k])
-        return restyled.source
+        # a slide page lays its graph out apart from the legend (`page_parts`)
+        return page_parts(restyled(k))[0] if opts.page else restyled(k).source
 
     def each_frame(run: Callable[[str], Any], sources: list[str] | None = None):
         # One engine process per frame; they run in parallel (the threads only
@@ -140,7 +147,26 @@ def save(
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
             return list(pool.map(run, sources))
 
+    # a slide page: the graph and the legend row, each laid out alone, as a
+    # drawing's slide (`Drawing._page_parts`); the caption is the page's title
+    parts, caption_size = {}, None
     titles = [_title(stepper, k) for k in range(len(frames))]
+    if opts.page:
+        parts = drawing._page_parts(opts)
+        parts.pop("title", None)
+        # every format gives the caption the room of the engine's caption
+        # strip with the widest title: the graph sits on the same spot
+        caption_size = render.natural_size(
+            render.svg(
+                caption_source(
+                    max(titles, key=_Caption(CAPTION_FONT_PT, 0).title_width),
+                    theme_look,
+                    styler.styles,
+                    slide=True,
+                ),
+                opts.engine,
+            )
+        )
     if fmt == "pdf":  # one layout; each page recolours its shapes
         pages = [styler.svg_changes(frame) for frame in frames]
         grads = [_prefixed(opts.id_prefix, g) for g in frame_grads(stepper, drawing)]
@@ -150,10 +176,16 @@ def save(
         ]
         if view == "forward":  # (the forward view has no gradient edges)
             edges = [{} for _ in edges]
-        svg = render.svg(digraph.source, opts.engine)
-        page = None if opts.page is None else (opts.page[0] * 72, opts.page[1] * 72)
-        look = lecture(THEMES[opts.theme]) if page else THEMES[opts.theme]
-        pdf = pdf_pages(svg, pages, titles, look, grads, edges, page)
+        if opts.page:
+            page = (opts.page[0] * 72, opts.page[1] * 72)
+            svg, legend_svg = parts["graph"][1], parts.get("legend", ("", None))[1]
+            look = lecture(theme_look)
+        else:
+            svg, legend_svg, page = render.svg(digraph.source, opts.engine), None, None
+            look = theme_look
+        pdf = pdf_pages(
+            svg, pages, titles, look, grads, edges, page, legend_svg, caption_size
+        )
         return _write(path, pdf)
     if fmt == "svg":
         svgs = each_frame(lambda src: render.svg(src, opts.engine))
@@ -161,20 +193,42 @@ def save(
     dpi = dpi or (GIF_DPI if fmt == "gif" else DEFAULT_DPI)
     # the caption strip of each frame: "Step k of n: ..." and the highlights
     captions = [
-        caption_source(title, theme_look, styler.styles, legend=k > 0)
+        caption_source(
+            title, theme_look, styler.styles, legend=k > 0, slide=bool(opts.page)
+        )
         for k, title in enumerate(titles)
     ]
     strips = each_frame(lambda src: render.png(src, opts.engine, dpi), captions)
-    scale, page_px = 1.0, None
-    if opts.page:  # slides: the drawing scaled to fit under the caption
-        w, h = render.natural_size(render.svg(digraph.source, opts.engine))
-        strip_pt = max(_png_size(p)[1] for p in strips) * 72 / dpi
-        margin = render.PAGE_MARGIN_PT
-        room = (opts.page[0] * 72 - 2 * margin, opts.page[1] * 72 - strip_pt - margin)
-        scale = min(room[0] / w, room[1] / h)
-        page_px = (round(opts.page[0] * dpi), round(opts.page[1] * dpi))
-    pngs = each_frame(lambda src: render.png(src, opts.engine, dpi * scale))
-    pngs = captioned(pngs, strips, theme_look.background, dpi, page_px)
+    if not opts.page:
+        pngs = each_frame(lambda src: render.png(src, opts.engine, dpi))
+        pngs = captioned(pngs, strips, theme_look.background, dpi)
+    else:  # the slide's page layout: caption, graph and legend row apart
+        sizes = {name: render.natural_size(svg) for name, (_dot, svg) in parts.items()}
+        sizes["title"] = caption_size
+        places = render.page_layout((opts.page[0] * 72, opts.page[1] * 72), sizes)
+        if places["title"][2] < 1:  # a caption wider than the page: drawn smaller
+            strip_dpi = dpi * places["title"][2]
+            strips = each_frame(
+                lambda s: render.png(s, opts.engine, strip_dpi), captions
+            )
+        strips = _top_aligned(strips, theme_look.background)
+        scale = places["graph"][2]
+        graphs = each_frame(lambda src: render.png(src, opts.engine, dpi * scale))
+        pictures = {}
+        if "legend" in parts:
+            legend_dpi = dpi * places["legend"][2]
+            pictures["legend"] = render.png(parts["legend"][0], opts.engine, legend_dpi)
+        pngs = [
+            render.paste_parts(
+                opts.page,
+                dpi,
+                places,
+                sizes,
+                {**pictures, "title": strip, "graph": graph},
+                theme_look.background,
+            )
+            for strip, graph in zip(strips, graphs)
+        ]
     if fmt == "png":
         return _write_frames(path, pngs, "png")
     return _write(path, gif(pngs, frame_ms))
@@ -474,19 +528,24 @@ def caption_source(
     theme: Theme,
     styles: dict[str, dict[str, str]],
     legend: bool = True,
+    slide: bool = False,
 ) -> str:
     """DOT of the strip above a PNG / GIF frame: the caption and, when
     ``legend``, one row of sample nodes painted like each highlight with
-    what it means. Laid out by the same engine as the frame (same fonts)."""
+    what it means. Laid out by the same engine as the frame (same fonts).
+    ``slide``: larger (`SLIDE_CAPTION`) and centred, as a slide's title."""
     fill, border = theme.colors["fn"]
     base = {"style": "rounded,filled", "fillcolor": fill, "color": border}
     base["penwidth"] = "1.2"
+    grow = SLIDE_CAPTION if slide else 1.0
+    size = [f"{v * grow:g}" for v in (0.3, 0.18)]  # a legend swatch, inches
     body = [
         f'\tgraph [bgcolor={quote(theme.background)} pad="0.15,0.08" margin=0 '
-        f"ranksep=0.1 nodesep=0.06 fontname={quote(FONT)} fontsize={CAPTION_FONT_PT} "
-        f"fontcolor={quote(theme.text)} labelloc=t labeljust=l "
+        f"ranksep=0.1 nodesep={0.06 * grow:g} fontname={quote(FONT)} "
+        f"fontsize={CAPTION_FONT_PT * grow:g} fontcolor={quote(theme.text)} "
+        f"labelloc=t labeljust={'c' if slide else 'l'} "
         f"label=<<b>{esc(title)}</b>>]",
-        f"\tnode [fontname={quote(FONT)} fontsize={LEGEND_FONT_PT} "
+        f"\tnode [fontname={quote(FONT)} fontsize={LEGEND_FONT_PT * grow:g} "
         f"fontcolor={quote(theme.text)}]",
     ]
     names = []
@@ -494,7 +553,8 @@ def caption_source(
         look = {**base, **_restyled(base, styles.get(role, {}))}
         attrs = " ".join(f"{key}={quote(v)}" for key, v in sorted(look.items()))
         body.append(
-            f'\ts{k} [shape=box label="" width=0.3 height=0.18 fixedsize=true {attrs}]'
+            f'\ts{k} [shape=box label="" width={size[0]} height={size[1]} '
+            f"fixedsize=true {attrs}]"
         )
         body.append(f'\tt{k} [shape=plaintext label={quote(text)} margin="0.04,0"]')
         names += [f"s{k}", f"t{k}"]
@@ -514,31 +574,42 @@ def captioned(
     strips: list[bytes],
     background: str,
     dpi: float,
-    page: tuple[int, int] | None = None,
 ) -> list[bytes]:
     """Each frame under its caption strip, every picture the same size (a GIF
-    needs it), the margins in the theme's background. ``page``: pictures of
-    exactly that many pixels (a slide), the frame centred under the strip."""
+    needs it), the margins in the theme's background. (Slide pages are laid
+    out as a drawing's slide instead: `render.page_layout`.)"""
     from PIL import ImageColor
 
     image = _need_pillow("Frame captions")
     frames = [image.open(io.BytesIO(p)).convert("RGB") for p in pngs]
     tops = [image.open(io.BytesIO(p)).convert("RGB") for p in strips]
     top = max(im.height for im in tops)
-    width, height = page or (
-        max(im.width for im in frames + tops),
-        top + max(im.height for im in frames),
-    )
+    width = max(im.width for im in frames + tops)
+    height = top + max(im.height for im in frames)
     out = []
     for frame, strip in zip(frames, tops):
-        frame.thumbnail((width, height - top))  # (rounding: a pixel too large)
         page_im = image.new("RGB", (width, height), ImageColor.getrgb(background))
         page_im.paste(strip, (0, 0))
-        below = top + (height - top - frame.height) // 2 if page else top
-        page_im.paste(frame, ((width - frame.width) // 2, below))
+        page_im.paste(frame, ((width - frame.width) // 2, top))
         data = io.BytesIO()
         page_im.save(data, format="PNG", dpi=(dpi, dpi))
         out.append(data.getvalue())
+    return out
+
+
+def _top_aligned(strips: list[bytes], background: str) -> list[Any]:
+    """The caption strips as pictures of one height, each at the top of its
+    own (a frame without a legend row keeps its title where the others are)."""
+    from PIL import ImageColor
+
+    image = _need_pillow("Frame captions")
+    tops = [image.open(io.BytesIO(p)).convert("RGB") for p in strips]
+    height = max(im.height for im in tops)
+    out = []
+    for strip in tops:
+        padded = image.new("RGB", (strip.width, height), ImageColor.getrgb(background))
+        padded.paste(strip, (0, 0))
+        out.append(padded)
     return out
 
 
@@ -551,6 +622,8 @@ def pdf_pages(
     grads: list[dict[str, str]] | None = None,
     edges: list[dict[str, str]] | None = None,
     page: tuple[float, float] | None = None,
+    legend: str | None = None,
+    caption_size: tuple[float, float] | None = None,
 ) -> bytes:
     """A multi-page PDF of one laid-out SVG: page k applies ``pages[k]`` (SVG
     element id -> DOT attributes: ``color``, ``fillcolor``, ``penwidth``,
@@ -559,7 +632,11 @@ def pdf_pages(
     those tensors' grad cells and ``edges[k]`` (SVG id of an edge -> the
     gradient it carries) in a tag at its middle, as the widget does (`TAG_EM`
     of ``theme``'s node names). ``page``: pages of exactly that size in
-    points (a slide), the drawing scaled to fit under the caption, centred;
+    points (a slide), laid out as a drawing's slide (`render.page_layout`):
+    the caption as the title at the top, ``legend`` (the SVG of the legend
+    row) at the bottom, the graph scaled to fit between them and centred
+    (``caption_size``: the room the caption takes, in points, as the PNG
+    frames' caption strip takes it);
     else each page is the drawing's size plus the caption. The SVG is parsed
     once (svglib), so a page costs a redraw, not a new layout and parse. The
     caption strip says "Step k of n" and explains the highlights; it is
@@ -569,10 +646,34 @@ def pdf_pages(
     from reportlab.pdfgen.canvas import Canvas
 
     groups = {g.svgid: g for g in _groups(drawing) if getattr(g, "svgid", None)}
+    grow = SLIDE_CAPTION if page else 1.0
+    title_pt, legend_pt = CAPTION_FONT_PT * grow, LEGEND_FONT_PT * grow
+    captions = [
+        re.sub(r"^Step (\d+):", rf"Step \1 of {len(pages) - 1}:", title)
+        for title in titles
+    ]
+    strip = _Caption(title_pt, legend_pt)
+    caption_w = max([strip.legend_width()] + [strip.title_width(c) for c in captions])
+    parts = {"graph": drawing}
+    if page:
+        title = caption_size or (caption_w, strip.height)
+        caption_w = title[0]
+        sizes = {"graph": render.natural_size(svg), "title": title}
+        if legend is not None:
+            parts["legend"] = render.svg_drawing(legend)
+            sizes["legend"] = render.natural_size(legend)
+        places = render.page_layout(page, sizes)
+    else:  # the drawing at its size under the caption, left-aligned
+        page = (max(drawing.width, caption_w + 20), drawing.height + strip.height)
+        places = {
+            "title": (10.0, 0.0, 1.0),
+            "graph": ((page[0] - drawing.width) / 2, strip.height, 1.0),
+        }
+    width, height = page
     out = io.BytesIO()
     canvas = Canvas(out)
     canvas.setTitle("backward() step by step")
-    for k, (changes, title) in enumerate(zip(pages, titles)):
+    for k, (changes, caption) in enumerate(zip(pages, captions)):
         undo: list[tuple[Any, str, Any]] = []
         for sid, attrs in changes.items():
             if sid in groups:
@@ -583,31 +684,19 @@ def pdf_pages(
         for sid, value in (edges[k] if edges else {}).items():
             if sid in groups:
                 undo += _tag_edge(groups[sid], value, TAG_EM * float(theme.node_pt))
-        width, height = page or (drawing.width, drawing.height + CAPTION_PT)
         canvas.setPageSize((width, height))
         canvas.setFillColor(_rl_color(_css_color(theme.background)))
         canvas.rect(0, 0, width, height, stroke=0, fill=1)
-        # the drawing fills the page under the caption strip, centred
-        room = (
-            width - 2 * render.PAGE_MARGIN_PT,
-            height - CAPTION_PT - render.PAGE_MARGIN_PT,
-        )
-        scale = min(room[0] / drawing.width, room[1] / drawing.height) if page else 1.0
-        canvas.saveState()
-        canvas.translate(
-            (width - drawing.width * scale) / 2,
-            (height - CAPTION_PT - drawing.height * scale) / 2,
-        )
-        canvas.scale(scale, scale)
-        renderPDF.draw(drawing, canvas, 0, 0)
-        canvas.restoreState()
-        top = height - CAPTION_PT
-        canvas.setFillColor(_rl_color(theme.text))
-        canvas.setFont("Helvetica-Bold", 13)
-        caption = re.sub(r"^Step (\d+):", rf"Step \1 of {len(pages) - 1}:", title)
-        canvas.drawString(10, top + 22, caption)
-        if k:  # the picture before backward has no highlight to explain
-            _role_legend(canvas, 10, top + 6, theme)
+        for name, part in parts.items():  # (places: top left corners, y down)
+            x, y, scale = places[name]
+            canvas.saveState()
+            canvas.translate(x, height - y - part.height * scale)
+            canvas.scale(scale, scale)
+            renderPDF.draw(part, canvas, 0, 0)
+            canvas.restoreState()
+        x, y, scale = places["title"]
+        centre = x + caption_w * scale / 2 if grow > 1 else None
+        strip.draw(canvas, caption, x, height - y, scale, theme, centre, legend=k > 0)
         canvas.showPage()
         for shape, name, value in reversed(undo):  # back to the plain picture
             setattr(shape, name, value)
@@ -619,25 +708,80 @@ def _css_color(name: str) -> str:
     return "#ffffff" if name == "white" else name
 
 
-def _role_legend(canvas: Any, x: float, y: float, theme: Theme) -> None:
-    """One line under the caption: a sample stroke per highlight and its meaning
-    (the widget's legend, in the CSS colours and dash patterns; "already run"
-    shaded as the pages shade it)."""
-    styles = static_styles(theme)
-    canvas.setFont("Helvetica", 9)
-    for role, text in legend_roles():
-        style = styles.get(role, {})
-        canvas.setStrokeColor(_rl_color(style.get("color", theme.muted)))
-        canvas.setLineWidth(min(float(style.get("penwidth", 1.5)), 4))
-        canvas.setDash(*([3, 2] if style.get("dashed") == "True" else []))
-        fill = _restyled({"fillcolor": theme.colors["fn"][0]}, style).get("fillcolor")
-        if fill:
-            canvas.setFillColor(_rl_color(fill))
-        canvas.rect(x, y - 1, 14, 8, stroke=1, fill=1 if fill else 0)
-        canvas.setDash()
+class _Caption:
+    """The PDF's caption strip: the title line in bold and, under it, a sample
+    stroke per highlight and its meaning (the widget's legend, in the CSS
+    colours and dash patterns; "already run" shaded as the pages shade it)."""
+
+    PAD = 6.0  # above the title and under the legend row, in points
+
+    def __init__(self, title_pt: float, legend_pt: float) -> None:
+        self.title_pt, self.legend_pt = title_pt, legend_pt
+        self.height = 2 * self.PAD + 1.25 * title_pt + 1.35 * legend_pt
+
+    def title_width(self, text: str) -> float:
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        return stringWidth(text, "Helvetica-Bold", self.title_pt)
+
+    def _items(self) -> list[tuple[str, str, float]]:
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        pt = self.legend_pt
+        return [
+            (role, text, 2.9 * pt + stringWidth(text, "Helvetica", pt))
+            for role, text in legend_roles()
+        ]
+
+    def legend_width(self) -> float:
+        return sum(w for _r, _t, w in self._items()) - 0.9 * self.legend_pt
+
+    def draw(
+        self,
+        canvas: Any,
+        title: str,
+        x: float,
+        top: float,
+        scale: float,
+        theme: Theme,
+        centre: float | None = None,
+        legend: bool = True,
+    ) -> None:
+        """At ``x`` (or each line centred on ``centre``), ``top`` the strip's
+        top in PDF points (y up), ``scale`` times its size."""
+        canvas.saveState()
+        canvas.translate(x, top)
+        canvas.scale(scale, scale)
+        mid = None if centre is None else (centre - x) / scale
+        pt = self.legend_pt
         canvas.setFillColor(_rl_color(theme.text))
-        canvas.drawString(x + 18, y, text)
-        x += 26 + canvas.stringWidth(text, "Helvetica", 9)
+        canvas.setFont("Helvetica-Bold", self.title_pt)
+        baseline = -self.PAD - self.title_pt
+        left = 0.0 if mid is None else mid - self.title_width(title) / 2
+        canvas.drawString(left, baseline, title)
+        if legend:  # (the picture before backward has no highlight to explain)
+            styles = static_styles(theme)
+            y = baseline - 0.25 * self.title_pt - 1.1 * pt
+            left = 0.0 if mid is None else mid - self.legend_width() / 2
+            canvas.setFont("Helvetica", pt)
+            for role, text, width in self._items():
+                style = styles.get(role, {})
+                canvas.setStrokeColor(_rl_color(style.get("color", theme.muted)))
+                line = min(float(style.get("penwidth", 1.5)), 4) * pt / 9
+                canvas.setLineWidth(line)
+                canvas.setDash(*([3, 2] if style.get("dashed") == "True" else []))
+                fill = _restyled({"fillcolor": theme.colors["fn"][0]}, style)
+                if fill.get("fillcolor"):
+                    canvas.setFillColor(_rl_color(fill["fillcolor"]))
+                canvas.rect(
+                    left, y - 0.1 * pt, 1.55 * pt, 0.9 * pt, stroke=1,
+                    fill=1 if fill.get("fillcolor") else 0,
+                )  # fmt: skip
+                canvas.setDash()
+                canvas.setFillColor(_rl_color(theme.text))
+                canvas.drawString(left + 2.0 * pt, y, text)
+                left += width
+        canvas.restoreState()
 
 
 def _groups(node: Any) -> Any:

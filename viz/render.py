@@ -293,16 +293,36 @@ def page_png(
     """The PNG of `page_svg`'s page, ``page_in`` inches at ``dpi``: each part
     (name -> (DOT, its engine SVG)) rasterised by the engine at its scale and
     pasted centred on its place."""
-    from PIL import Image, ImageColor  # (a dependency of minigrad-lab)
-
     sizes = {name: natural_size(svg) for name, (_dot, svg) in parts.items()}
     places = page_layout((page_in[0] * 72, page_in[1] * 72), sizes)
+    pngs = {
+        name: png(source, engine, dpi * places[name][2])
+        for name, (source, _svg) in parts.items()
+    }
+    return paste_parts(page_in, dpi, places, sizes, pngs, background)
+
+
+def paste_parts(
+    page_in: tuple[float, float],
+    dpi: float,
+    places: dict[str, tuple[float, float, float]],
+    sizes: dict[str, tuple[float, float]],
+    pngs: dict[str, Any],
+    background: str,
+) -> bytes:
+    """A page of ``page_in`` inches at ``dpi`` with each part's picture (PNG
+    bytes or a PIL image, drawn at its place's scale) centred on its place
+    from `page_layout` (``sizes``: the parts' natural sizes in points)."""
+    from PIL import Image, ImageColor  # (a dependency of minigrad-lab)
+
     size = (round(page_in[0] * dpi), round(page_in[1] * dpi))
     page = Image.new("RGB", size, ImageColor.getrgb(background))
     px = dpi / 72
-    for name, (source, _svg) in parts.items():
+    for name, picture in pngs.items():
+        if isinstance(picture, bytes):
+            picture = Image.open(io.BytesIO(picture))
+        part = picture.convert("RGB")
         x, y, scale = places[name]
-        part = Image.open(io.BytesIO(png(source, engine, dpi * scale))).convert("RGB")
         w, h = sizes[name]
         # centred on its place (the engine rounds the picture to whole pixels)
         left = round((x + w * scale / 2) * px - part.width / 2)

@@ -244,3 +244,69 @@ def test_pdf_frames_have_a_caption_and_a_highlight_legend(minigrad, seeds, tmp_p
     assert re.search(
         rb"\.117647 \.117647 \.117647 rg\s*n?\s*0 0 [\d.]+ [\d.]+ re f", text
     )
+
+
+@pytest.mark.parametrize(
+    ("size", "page"), [("slide", (960, 540)), ("slide43", (720, 540))]
+)
+def test_stepper_slides_use_the_slide_layout(minigrad, seeds, tmp_path, size, page):
+    """A stepper's slide pages (PDF, PNG frames) are laid out as a drawing's
+    slide (`render.page_layout`): exactly the page, the caption at the top,
+    the legend row at the bottom, the graph centred in the room between."""
+    from PIL import Image, ImageChops
+    from test_stepper_export import page_streams
+
+    from viz import export
+
+    loss, params = seeds["seed2"](minigrad)
+    stepper = viz.BackwardStepper(loss, params=params)
+    pdf = stepper.save(tmp_path / "s.pdf", size=size).read_bytes()
+    boxes = re.findall(rb"/MediaBox \[\s*([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)", pdf)
+    assert {tuple(round(float(v)) for v in b) for b in boxes} == {(0, 0, *page)}
+    # the graph's place on each page: the first scaled drawing after the page's
+    # background, (scale, x, y of its bottom left, PDF y up)
+    pages = [p for p in page_streams(pdf) if b" Tj" in p]
+    placed = {
+        tuple(float(v) for v in m.groups())
+        for p in pages
+        for m in [re.search(rb"\n([.\d]+) 0 0 \1 ([-\d.]+) ([-\d.]+) cm", p)]
+    }
+    assert len(placed) == 1  # the same spot on every page
+    ((scale, x, y),) = placed
+    opts = stepper.drawing._resolved(export=True, size=size)
+    parts = stepper.drawing._page_parts(opts)
+    w, h = render.svg_size(parts["graph"][1])
+    margin, gap = render.PAGE_MARGIN_PT, render.PAGE_GAP_PT
+    inner = page[0] - 2 * margin  # a part wider than this is drawn smaller
+    legend_w, legend_h = render.natural_size(parts["legend"][1])
+    legend_h *= min(1, inner / legend_w)
+    # the caption's room: the engine's caption strip with the widest title
+    styles = export.static_styles(THEMES["light"])
+    widest = max(
+        (export._title(stepper, k) for k in range(len(stepper.frames) + 1)),
+        key=export._Caption(export.CAPTION_FONT_PT, 0).title_width,
+    )
+    strip = export.caption_source(widest, THEMES["light"], styles, slide=True)
+    caption_w, caption_h = render.natural_size(render.svg(strip))
+    caption_h *= min(1, inner / caption_w)
+    left, right = x, page[0] - x - w * scale
+    top, bottom = page[1] - y - h * scale, y  # (from the page's top / bottom)
+    assert left == pytest.approx(right, abs=0.5)  # centred across the page
+    room_top = margin + caption_h + gap  # under the caption
+    room_bottom = margin + legend_h + gap  # above the legend row
+    assert top - room_top == pytest.approx(bottom - room_bottom, abs=1.0)
+    assert min(left - margin, top - room_top) >= -0.5
+    assert min(left - margin, top - room_top) < 0.5  # it fills the room one way
+    # the PNG frames: the same page in pixels, the graph on the same spot
+    folder = stepper.save(tmp_path / "png", fmt="png", size=size, dpi=72)
+    frames = sorted(folder.glob("frame_*.png"))
+    assert len(frames) == len(pages)
+    for f in frames[:3]:
+        image = Image.open(f).convert("RGB")
+        assert image.size == page
+        band = image.crop((0, round(top) + 1, page[0], round(page[1] - bottom) - 1))
+        blank = Image.new("RGB", band.size, "white")
+        x0, _y0, x1, _y1 = ImageChops.difference(band, blank).getbbox()
+        assert x0 == pytest.approx(left, abs=3) and x1 == pytest.approx(
+            page[0] - right, abs=3
+        )
