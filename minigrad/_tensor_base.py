@@ -1502,6 +1502,12 @@ class TensorBase(ViewsAndInplace):
         views (``b[1:, [0]]`` is IndexBackward0 <- SliceBackward0, an int next to
         an array is a select, not a broadcast index), then one index of what is
         left; a bool is an unsqueeze indexed by ``[True]`` or ``[False]``."""
+        viewed, items = self._split_key(key)
+        return viewed._index(items)
+
+    def _split_key(self, key: tuple) -> tuple:
+        """PyTorch's applySlicing: the views the basic items of ``key`` make, and
+        the key of index tensors left for what they viewed."""
         basic: list = []
         advanced: list = []  # (dim of the viewed tensor, index)
         dim, n_real = 0, sum(_consumed(k) for k in key)
@@ -1527,7 +1533,7 @@ class TensorBase(ViewsAndInplace):
         for d, k in advanced:
             items.extend([slice(None)] * (d - len(items) - _taken(items)))
             items.append(k)
-        return viewed._index(tuple(items))
+        return viewed, tuple(items)
 
     # ----------------------------------------- copies and fills (ops/copies.py)
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
@@ -1745,43 +1751,35 @@ class TensorBase(ViewsAndInplace):
         return IX.Index.apply(self, np_key, indices)
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        """PyTorch's set_item: the basic items of the key as views first, then one
+        index_put_ of what they viewed for the index items (the view's in-place
+        write: CopySlices around IndexPutBackward0), else a copy into the view,
+        or into this tensor itself when the key views all of it (CopyBackwards,
+        or FillBackward3 for a number or 0-d value)."""
         if not isinstance(value, (Tensor, *_NUMBER)):
             raise TypeError(
                 f"can't assign a {type(value).__name__} to a "
                 f"minigrad.{self.dtype._legacy}"
             )
         value = _as_tensor(value)
-        if (
-            isinstance(key, (Tensor, list, np.ndarray))
-            and not _is_int_scalar(key)
-            or isinstance(key, (bool, np.bool_))
-            or (
-                isinstance(key, tuple)
-                and any(
-                    isinstance(k, (Tensor, list, np.ndarray, bool, np.bool_))
-                    for k in key
-                )
-            )
-        ):
-            # PyTorch views a value with leading 1s without them first
-            sizes = value._data.shape
-            while sizes and sizes[0] == 1:
-                sizes = sizes[1:]
-            if sizes != value._data.shape:
-                value = value.view(sizes)
-            self._inplace(IX.IndexPut, value, _numpy_key(key), False)
-        else:
-            dst = self[key]
-            if value._data.ndim and value._data.shape != dst._data.shape:
-                # PyTorch's copy_to: drop the value's leading 1s with a view, then
-                # expand it to the destination (both recorded; 0-d values are not)
-                sizes = value._data.shape
-                while sizes and sizes[0] == 1:
-                    sizes = sizes[1:]
-                value = value.view(sizes)
-                if sizes != dst._data.shape:
-                    value = value.expand(dst.shape)
-            dst.copy_(value)
+        _check_index_items(key)
+        if isinstance(key, (bool, np.bool_)) and not key:
+            return  # PyTorch writes nothing (and bumps no version) for x[False]
+        if key is None or isinstance(key, (bool, np.bool_)):
+            _copy_to(self._view(V.Unsqueeze, 0), value)
+            return
+        items = key if isinstance(key, tuple) else (key,)
+        if not any(_is_advanced(k) for k in items):
+            _copy_to(self._basic_index(items), value)
+            return
+        viewed, index = self._split_key(items)
+        # PyTorch views a value with leading 1s without them first
+        sizes = value._data.shape
+        while sizes and sizes[0] == 1:
+            sizes = sizes[1:]
+        if sizes != value._data.shape:
+            value = value.view(sizes)
+        viewed._inplace(IX.IndexPut, value, _numpy_key(index), False)
 
     # --------------------------------------------- join and split (ops/join.py)
     def split(self, split_size_or_sections: Any, dim: int = 0) -> tuple:
@@ -2034,6 +2032,25 @@ def _py_type_name(x: Any) -> str:
     """A value's type as Python's C API prints it (``float``, ``numpy.float64``)."""
     t = type(x)
     return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+
+
+def _copy_to(dst: Tensor, value: Tensor) -> None:
+    """PyTorch's copy_to for setitem: ``copy_`` of a value of dst's shape,
+    ``fill_`` of a 0-d one, else the value viewed without its leading 1s and
+    expanded to dst (both recorded) and copied."""
+    if value._data.shape == dst._data.shape:
+        dst.copy_(value)
+        return
+    if value._data.ndim == 0:
+        dst.fill_(value)
+        return
+    sizes = value._data.shape
+    while sizes and sizes[0] == 1:
+        sizes = sizes[1:]
+    value = value.view(sizes)
+    if sizes != dst._data.shape:
+        value = value.expand(dst.shape)
+    dst.copy_(value)
 
 
 def _is_int_scalar(k: Any) -> bool:

@@ -93,7 +93,8 @@ class Copy(Op):
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        return g * 0, f.sum_to(g, ctx.src_shape)
+        # zeros_like: a constant under create_graph too, as PyTorch's
+        return f.zeros_like(g), f.sum_to(g, ctx.src_shape)
 
 
 class Zero(Op):
@@ -107,7 +108,7 @@ class Zero(Op):
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
-        return g * 0
+        return f.zeros_like(g)
 
 
 class Fill(Op):
@@ -121,7 +122,7 @@ class Fill(Op):
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        return g * 0, None
+        return f.zeros_like(g), None
 
 
 class FillTensor(Op):
@@ -140,7 +141,7 @@ class FillTensor(Op):
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        return g * 0, g.sum()
+        return f.zeros_like(g), g.sum()
 
 
 # what the core and _formula's helpers record (they import no op family):
