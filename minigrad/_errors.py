@@ -71,11 +71,14 @@ def forward_op_name(node: Any) -> str:
 def version_error(saved: Any, owner: Any) -> str:
     """The message for a ``SavedTensor`` whose version moved on. PyTorch 2.13
     names the forward op that produced the tensor: the tensor's current grad_fn
-    for a saved input, the owning node for a saved output."""
+    for a saved input, the owning node for a saved output (for the output of
+    an in-place op on a view, the view's grad_fn made then, while it lives)."""
     data = saved.tensor._data if saved.tensor is not None else saved.data
     legacy = from_numpy_dtype(data.dtype)._legacy
     desc = f"[minigrad.{legacy} {list(data.shape)}]"
     fn = owner if saved.tensor is None else saved.tensor.grad_fn
+    if saved.view_grad_fn is not None and saved.view_grad_fn() is not None:
+        fn = saved.view_grad_fn()  # a view written in place: its grad_fn then
     where = ""
     if fn is not None:
         where = f", which is output {saved.output_nr} of {forward_op_name(fn)},"

@@ -15,6 +15,7 @@ the view's an ``AsStridedBackward0`` (its gradient is read out of the base's).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -154,6 +155,7 @@ class ViewsAndInplace:
         base._set_history(CopySlices(base, self._view_fn, node))
         self._set_history(AsStridedBackward0(base, self._view_fn))
         self._view_version = self._vc.value
+        _remember_view_grad_fn(node, self)
         return self
 
     def _set_history(self, fn: Node, output_nr: int = 0) -> None:
@@ -341,6 +343,15 @@ def _rebind_saved_result(node: Node, t: Tensor) -> None:
     for s in node._held or ():
         if s is not None and s.tensor is None:
             s.data, s.vc, s.version = t._data, t._vc, t._vc.value
+
+
+def _remember_view_grad_fn(node: Node, view: Tensor) -> None:
+    """A saved result of an in-place op on a view keeps a weak reference to the
+    view's new grad_fn: PyTorch's version error names it while something (the
+    view, a later node) still holds it, else the node that saved it."""
+    for s in node._held or ():
+        if s is not None and s.tensor is None and s.data is view._data:
+            s.view_grad_fn = weakref.ref(view._grad_fn)
 
 
 class CopySlices(_Qualified, Node):

@@ -179,6 +179,7 @@ class SavedTensor:
 
     __slots__ = (
         "tensor", "data", "vc", "version", "output_nr", "requires_grad", "hooks",
+        "view_grad_fn",
     )  # fmt: skip
 
     def __init__(self, tensor: Any, is_output: bool) -> None:
@@ -186,6 +187,7 @@ class SavedTensor:
         self.version = tensor._vc.value
         self.output_nr = tensor._output_nr
         self.hooks = None
+        self.view_grad_fn = None  # see _views_inplace._remember_view_grad_fn
         if is_output:
             self.tensor = None
             self.data = tensor._data
