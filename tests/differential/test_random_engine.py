@@ -650,10 +650,6 @@ KNOWN_BUG_REWRITES: dict[str, Callable[[str, str], str]] = {
 # (b) Bugs whose effect runs on through the program: the example is not
 # compared when the program or a transcript shows the bug's mark.
 KNOWN_BUG_MARKS: dict[str, Callable[[str, str, str], bool]] = {
-    # ZeroBackward0 under create_graph gives a constant
-    "scenario_zero_backward_create_graph.py": (
-        lambda src, th, mg: "zero_()" in src and "create_graph=True" in src
-    ),
     # writing into v @ M: the overwritten element's gradient is -0. in PyTorch
     "scenario_matmul_vector_matrix_inplace.py": (
         lambda src, th, mg: "('CopySlices', [('SqueezeBackward4'" in th
