@@ -1087,6 +1087,15 @@ class TensorBase(ViewsAndInplace):
         return R.Logsumexp.apply(self, dim, keepdim)
 
     def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False) -> Tensor:
+        if p == "nuc":  # torch.norm: a matrix norm over dim (every dim if None)
+            dims = tuple(range(self.dim())) if dim is None else tuple(dim)
+            if len(dims) != 2:
+                shown = " ".join(str(d) for d in dims)
+                raise RuntimeError(
+                    f"linalg.matrix_norm: dim must be a 2-tuple. Got {shown}"
+                )
+            d0, d1 = _dims.normalize_dims(dims, self._data.ndim)
+            return LD.singular_value_norm(self, p, d0, d1, keepdim)
         if p == "fro" or p is None:
             p = 2
         if isinstance(dim, int):

@@ -1,5 +1,5 @@
 """``minigrad.linalg`` (``torch.linalg``): norms of vectors and matrices, det,
-slogdet, inv, solve and cross, recording PyTorch's nodes (the ops are in
+slogdet, inv, solve, svd, svdvals and cross, recording PyTorch's nodes (the ops are in
 ``ops/linalg_decomp.py``; vector norms in ``ops/reduction.py``)."""
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ def matrix_norm(
     *,
     dtype: Any = None,
 ) -> Tensor:
-    """The Frobenius norm, or the induced 1- and inf-norms (±: the smallest),
-    recorded as PyTorch records them: a vector norm, then amax or amin."""
+    """The Frobenius norm, the induced 1- and inf-norms (±: the smallest), as
+    PyTorch records them (a vector norm, then amax or amin), or the nuclear norm
+    and the largest (2) or smallest (-2) singular value."""
     if A.dim() < 2:
         raise RuntimeError(
             "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
@@ -50,10 +51,8 @@ def matrix_norm(
     if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
     if ord in ("nuc", 2, -2):
-        raise RuntimeError(
-            f"linalg.matrix_norm: ord={ord!r} needs singular values, which "
-            "minigrad does not compute (it has no SVD)"
-        )
+        src = A if dtype is None else A.to(dtype)
+        return LD.singular_value_norm(src, ord, d0, d1, keepdim)
     if isinstance(ord, str) or abs(ord) not in (1, float("inf")):
         shown = ord if isinstance(ord, str) else int(ord) if ord == int(ord) else ord
         raise RuntimeError(f"linalg.matrix_norm: Order {shown} not supported.")
@@ -77,6 +76,11 @@ def norm(
     """A vector norm, or a matrix norm when ``ord`` is a string, ``dim`` names
     two dims, or ``ord`` is given for a matrix (PyTorch's dispatch)."""
     two = dim is not None and not isinstance(dim, int) and len(dim) == 2
+    if ord is not None and dim is None and A.dim() not in (1, 2):
+        raise RuntimeError(
+            "linalg.norm: If dim is not specified but ord is, the input must be 1D "
+            f"or 2D. Got {A.dim()}D."
+        )
     if (
         isinstance(ord, str)
         or two
@@ -106,6 +110,17 @@ def inv(A: Tensor) -> Tensor:  # noqa: N803
 def solve(A: Tensor, B: Tensor) -> Tensor:  # noqa: N803
     """X with ``A @ X = B`` (B a vector or a batch of matrices)."""
     return LD.LinalgSolveEx.apply(A, B)
+
+
+def svd(A: Tensor, full_matrices: bool = True) -> Any:  # noqa: N803
+    """``U, S, Vh`` with ``A = U diag(S) Vh`` (LinalgSvdBackward0); the signs of
+    the singular vectors are LAPACK's, as PyTorch's on the CPU."""
+    return LD.SvdResult(*LD.LinalgSvd.apply(A, full_matrices))
+
+
+def svdvals(A: Tensor) -> Tensor:  # noqa: N803
+    """The singular values, largest first (the same node as svd's)."""
+    return LD.LinalgSvd.apply(A, False)[1]
 
 
 def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:

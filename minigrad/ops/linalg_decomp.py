@@ -1,7 +1,8 @@
-"""Linear algebra of square matrices (``minigrad.linalg``): det, slogdet, inv
-and solve, computed through an LU factorization with partial pivoting (which
-the nodes save, as PyTorch's do), and the cross product. Batches of matrices
-work throughout.
+"""Linear algebra of matrices (``minigrad.linalg``): det, slogdet, inv and
+solve, computed through an LU factorization with partial pivoting (which the
+nodes save, as PyTorch's do), the singular value decomposition (numpy's, which
+calls LAPACK's gesdd as PyTorch's CPU build does), and the cross product.
+Batches of matrices work throughout.
 
 Classes (and the node each records):
 
@@ -10,8 +11,10 @@ Classes (and the node each records):
     LinalgInvEx    LinalgInvExBackward0
     LinalgSolveEx  LinalgSolveExBackward0
     LinalgCross    LinalgCrossBackward0
+    LinalgSvd      LinalgSvdBackward0 (svd and svdvals)
     _LinAlgError   (the error for a singular matrix: linalg.LinAlgError)
     SlogdetResult  (slogdet's named (sign, logabsdet) result)
+    SvdResult      (svd's named (U, S, Vh) result)
 """
 
 from __future__ import annotations
@@ -53,6 +56,27 @@ class SlogdetResult(tuple):
             f"minigrad.return_types.linalg_slogdet(\nsign={self[0]!r},\n"
             f"logabsdet={self[1]!r})"
         )
+
+
+class SvdResult(tuple):
+    """``(U, S, Vh)`` with names, printed like PyTorch's
+    ``torch.return_types.linalg_svd``."""
+
+    def __new__(cls, u: Any, s: Any, vh: Any) -> SvdResult:
+        return super().__new__(cls, (u, s, vh))
+
+    U = property(lambda self: self[0])
+    S = property(lambda self: self[1])
+    Vh = property(lambda self: self[2])
+
+    def __repr__(self) -> str:
+        return (
+            f"minigrad.return_types.linalg_svd(\nU={self[0]!r},\nS={self[1]!r},\n"
+            f"Vh={self[2]!r})"
+        )
+
+
+SvdResult.__name__ = SvdResult.__qualname__ = "linalg_svd"  # PyTorch's type name
 
 
 def _square(fn: str, x: np.ndarray) -> None:
@@ -331,3 +355,109 @@ def cross(a: Any, b: Any, d: int) -> Any:
         return np.cross(np.broadcast_to(a, shape), np.broadcast_to(b, shape), axis=d)
     wrap = [constant(v) if isinstance(v, f.ndarray) else v for v in (a, b)]
     return LinalgCross.apply(*wrap, d)
+
+
+class LinalgSvd(Op):
+    """d A = U (skew(UᵀgU) S / E + S skew(VᵀgV) / E + diag(gS)) Vᵀ, E_ij = s_j² - s_i²,
+    plus (I - UUᵀ) gU S⁻¹ or S⁻¹ gVᵀ (I - VVᵀ) for the rows or columns beyond k"""
+
+    node_name, saved = "LinalgSvdBackward0", ("S", "U", "Vh")
+    saved_attrs = ("S_sym_argsize_minus_1", "full_matrices")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, full_matrices: bool) -> tuple:
+        x = a._data
+        if x.ndim < 2:
+            raise RuntimeError(
+                "linalg.svd: The input tensor A must have at least 2 dimensions."
+            )
+        if x.dtype.kind != "f":
+            legacy = from_numpy_dtype(x.dtype)._legacy.replace("Tensor", "")
+            raise RuntimeError(
+                "linalg.svd: Expected a floating point or complex tensor as input. "
+                f"Got {legacy}"
+            )
+        u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
+        # U and Vh laid out column by column, as LAPACK writes them for PyTorch
+        u, vh = (
+            np.swapaxes(np.array(np.swapaxes(t, -1, -2), x.dtype, order="C"), -1, -2)
+            for t in (u, vh)
+        )
+        s = np.ascontiguousarray(s, x.dtype)
+        ctx.full_matrices, ctx.S_sym_argsize_minus_1 = full_matrices, s.shape[-1]
+        ctx.save_for_backward(s, u, vh)
+        return u, s, vh
+
+    @staticmethod
+    def backward(ctx: Ctx, g_u: Grad, g_s: Grad, g_vh: Grad) -> tuple:
+        s, u, vh = ctx.saved_tensors
+        k = ctx.S_sym_argsize_minus_1
+        m, n = u.shape[-2], vh.shape[-1]
+        if g_u is None and g_vh is None:
+            if g_s is None:
+                return None, None
+            if m >= n:
+                return u @ (f.unsqueeze(g_s, -1) * vh), None
+            return (u * f.unsqueeze(g_s, -2)) @ vh, None
+        if ctx.full_matrices:  # only the first k singular vectors matter
+            u, vh = u[..., :, :k], vh[..., :k, :]
+            g_u = None if g_u is None else g_u[..., :, :k]
+            g_vh = None if g_vh is None else g_vh[..., :k, :]
+        g_v = None if g_vh is None else f.mT(g_vh)
+        s2 = s * s
+        # E_ij = s_j² - s_i², 1 on the diagonal (where skew(...) is 0)
+        e = (
+            f.unsqueeze(s2, -2)
+            - f.unsqueeze(s2, -1)
+            + f.constant(np.eye(k, dtype=f.data(s).dtype), s)
+        )
+        if g_u is not None and g_v is not None:
+            ret = (
+                _skew(f.mT(u) @ g_u) * f.unsqueeze(s, -2)
+                + f.unsqueeze(s, -1) * _skew(vh @ g_v)
+            ) / e
+        elif g_u is not None:
+            ret = _skew(f.mT(u) @ g_u) * (f.unsqueeze(s, -2) / e)
+        else:
+            ret = f.unsqueeze(s, -1) * _skew(vh @ g_v) / e
+        if g_s is not None:
+            ret = ret + _diag_embed(g_s)
+        if m > k and g_u is not None:
+            g_u_sinv = g_u / f.unsqueeze(s, -2)
+            ret = (u @ ret + g_u_sinv - u @ (f.mT(u) @ g_u_sinv)) @ vh
+        elif n > k and g_v is not None:
+            g_v_sinv = f.mT(g_v / f.unsqueeze(s, -2))
+            ret = u @ (ret @ vh + g_v_sinv - (g_v_sinv @ f.mT(vh)) @ vh)
+        else:
+            ret = u @ (ret @ vh) if m >= n else (u @ ret) @ vh
+        return ret, None
+
+
+def _skew(x: Any) -> Any:
+    return x - f.mT(x)
+
+
+def _diag_embed(v: Any) -> Any:
+    """Each vector of ``v`` as the diagonal of a square matrix."""
+    if isinstance(v, f.ndarray):
+        return v[..., :, None] * np.eye(v.shape[-1], dtype=v.dtype)
+    return v.diag_embed()
+
+
+def singular_value_norm(a: Any, ord: Any, d0: int, d1: int, keepdim: bool) -> Any:
+    """The sum ("nuc"), max (2) or min (-2) of the singular values of the
+    matrices in dims d0 and d1, recorded as PyTorch records it: those dims
+    permuted last (always), svdvals, the reduction, with keepdim the dims put
+    back."""
+    perm = [d for d in range(a.dim()) if d not in (d0, d1)] + [d0, d1]
+    s = LinalgSvd.apply(a.permute(*perm), False)[1]
+    if ord == "nuc":
+        out = s.sum(-1, keepdim=keepdim)
+    else:
+        out = (s.amax if ord == 2 else s.amin)(-1, keepdim=keepdim)
+    if not keepdim:
+        return out
+    back = [0] * len(perm)
+    for i, d in enumerate(perm):
+        back[d] = i
+    return out.unsqueeze(-1).permute(*back)

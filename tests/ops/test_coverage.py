@@ -289,6 +289,7 @@ LINALG_DECOMP: dict[str, Case] = {
         lambda T, a, b: T.linalg.solve(a * 0.5 + T.eye(3) * 2, b), (3, 3), (3, 2)
     ),
     "LinalgCross": case(lambda T, a, b: T.linalg.cross(a, b), (2, 3), (1, 3)),
+    "LinalgSvd": case(lambda T, a: T.linalg.svdvals(a), (3, 2)),
 }
 
 LOSS: dict[str, Case] = {

@@ -1,5 +1,6 @@
-"""Square-matrix linear algebra (ops/linalg_decomp.py, ``minigrad.linalg``):
-det, slogdet, inv, solve, cross, and the norms of ``minigrad.linalg``; the
+"""Matrix linear algebra (ops/linalg_decomp.py, ``minigrad.linalg``): det,
+slogdet, inv, solve, svd, svdvals, cross, and the norms of ``minigrad.linalg``
+(the nuclear and ±2 norms through svdvals); the
 saved LU factors and pivots, errors in PyTorch's words, ``import torch.linalg``
 through minigrad's import finder.
 
@@ -28,6 +29,22 @@ import minigrad
 # well-conditioned matrices (a pivot in every column of the LU)
 _A = np.array([[2.0, 1.0, 0.0], [4.0, 3.0, 1.0], [0.0, 1.0, 5.0]])
 _BATCH = np.stack([_A, _A.T[::-1] + np.eye(3)])
+
+_TALL = np.array([[1.0, 2.0], [3.0, 4.0], [0.5, -1.0]])
+_TALL_BATCH = np.stack([_TALL, _TALL[::-1] * 2 + 0.5])
+
+
+def _svd_invariant(r: Any) -> Any:
+    """What does not depend on the singular vectors' signs: U diag(S) Vh (the
+    first k vectors) and the squares of U's and Vh's entries."""
+    k = r.S.shape[-1]
+    u, vh = r.U[..., :, :k], r.Vh[..., :k, :]
+    return (
+        (u * r.S.unsqueeze(-2)) @ vh
+        + (u**2).sum(-1, keepdim=True)
+        + (vh**2)[..., :1, :]
+    )
+
 
 DECOMP: dict[str, tuple[Any, list]] = {
     "det": (lambda T, a: T.linalg.det(a), [_A]),
@@ -62,6 +79,44 @@ DECOMP: dict[str, tuple[Any, list]] = {
     ),
     "vector_norm": (lambda T, a: T.linalg.vector_norm(a - 0.3, 1, (0, 1)), [_A]),
 }
+
+
+# singular values and vectors (distinct values, so the gradients are defined)
+SVD: dict[str, tuple[Any, list]] = {
+    "svdvals_tall": (lambda T, a: T.linalg.svdvals(a), [_TALL]),
+    "svdvals_wide_batch": (lambda T, a: T.linalg.svdvals(a.mT), [_TALL_BATCH]),
+    "svd_reduced": (lambda T, a: _svd_invariant(T.linalg.svd(a, False)), [_TALL]),
+    "svd_full_wide": (lambda T, a: _svd_invariant(T.linalg.svd(a.t())), [_TALL]),
+    "svd_square_batch": (lambda T, a: _svd_invariant(T.linalg.svd(a)), [_BATCH]),
+    "svd_vectors_only": (
+        lambda T, a: (T.linalg.svd(a, False).U ** 2).sum(0),
+        [_TALL],
+    ),
+    "matrix_norm_nuc": (lambda T, a: T.linalg.matrix_norm(a, "nuc"), [_TALL]),
+    "matrix_norm_2": (lambda T, a: T.linalg.matrix_norm(a, 2), [_A]),
+    "matrix_norm_m2_keepdim": (
+        lambda T, a: T.linalg.matrix_norm(a, -2, dim=(2, 0), keepdim=True),
+        [_TALL_BATCH],
+    ),
+    "norm_nuc_dims": (lambda T, a: T.linalg.norm(a, "nuc", dim=(0, 2)), [_TALL_BATCH]),
+    "norm_2": (lambda T, a: T.linalg.norm(a, 2), [_TALL]),
+    "tensor_norm_nuc": (lambda T, a: a.norm(p="nuc"), [_TALL]),
+}
+# PyTorch's LAPACK (MKL) and numpy's pick other signs for the singular vectors
+# of a wide matrix: compared through what does not depend on them
+_WIDE = {"svdvals_wide_batch", "svd_full_wide"}
+
+
+@pytest.mark.parametrize("name", sorted(SVD))
+def test_svd_ops(name: str) -> None:
+    """Values, gradients (gradcheck, to second order) and, but for the signs of
+    a wide matrix's singular vectors, nodes and saved U, S, Vh as PyTorch's;
+    float32 values only (the two LAPACKs' float32 kernels round apart)."""
+    fn, arrs = SVD[name]
+    check_gradcheck(fn, *arrs)
+    differential(fn, arrs, check_graph=name not in _WIDE)
+    differential(fn, arrs, np.float32, check_graph=False)
+    second_order(lambda T, *xs: fn(T, *xs) ** 2, arrs)
 
 
 @pytest.mark.parametrize("name", sorted(DECOMP))
@@ -127,6 +182,9 @@ def test_slogdet_sign_and_return_type() -> None:
         lambda T, a: T.linalg.cross(a[:2], a.double()[:2]),
         lambda T, a: T.linalg.matrix_norm(a[0]),
         lambda T, a: T.linalg.matrix_norm(a, 3),
+        lambda T, a: T.linalg.svd(a[0]),
+        lambda T, a: T.linalg.svdvals(a.long()),
+        lambda T, a: T.linalg.norm(T.stack([a, a]), "nuc"),
         lambda T, a: T.linalg.vector_norm(a.long()),
     ],
 )
