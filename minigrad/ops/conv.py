@@ -2,10 +2,11 @@
 transposed) on numpy.
 
 The input's sliding windows are a strided view, copied once into the im2col
-matrix (N, C*K, P) (K kernel positions, P output positions), so the forward
-pass and the weight's gradient are each one batched matmul; the input's
-gradient is a matmul too, its columns added back one kernel offset at a time
-(col2im). That input
+matrix (C*K, N*P) (K kernel positions, P output positions), so the forward
+pass and the weight's gradient are each one GEMM (per group), the weight's
+on the columns the forward kept; the input's gradient is a GEMM too, its
+columns added back one kernel offset at a time (col2im, at stride 1 in flat
+contiguous runs). That input
 gradient *is* the transposed convolution, so a transposed convolution swaps the
 two: its forward is the input gradient, its input gradient a convolution. Its
 gradient is ConvolutionBackward0 and, under create_graph, the fused
@@ -15,6 +16,8 @@ Classes (and the node each records):
 
     Convolution          ConvolutionBackward0
     ConvolutionBackward  ConvolutionBackwardBackward0
+    _ConvolutionNode     (ConvolutionBackward0's node class: it may keep the
+                         forward's columns for the weight's gradient)
 """
 
 from __future__ import annotations
@@ -25,48 +28,74 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
+from .. import grad_mode
+from .._saved_hooks import saved_tensors_hooks_stack
+from ..function import BackwardCFunction
 from ._common import Ctx, Grad, Op, dtype_name
 from ._windows import Geometry, add_windows, windows
 
 
 def columns(x: np.ndarray, kernel: tuple, geometry: Geometry, out: Any = None):
-    """im2col: the (N, G, C/G * K, P) matrix of x's windows (K the kernel's
+    """im2col: the (G, C/G * K, N * P) matrix of x's windows (K the kernel's
     positions, P the output's), one contiguous copy of the window view made in
-    the order that keeps its inner runs (an output row) long."""
+    the order that keeps its inner runs (an output row) long, with the batch
+    inside the columns so that each product below is one GEMM per group."""
     groups, k = geometry[3], len(kernel)
     win = windows(x, kernel, geometry, out=out)  # (N, C, *out, *kernel), a view
     sizes = win.shape[2 : 2 + k]
-    order = (0, 1) + tuple(range(2 + k, 2 + 2 * k)) + tuple(range(2, 2 + k))
-    cols = win.transpose(order).reshape(x.shape[0], groups, -1, math.prod(sizes))
+    order = (1,) + tuple(range(2 + k, 2 + 2 * k)) + (0,) + tuple(range(2, 2 + k))
+    cols = win.transpose(order).reshape(groups, -1, x.shape[0] * math.prod(sizes))
     return cols, sizes
 
 
 def conv_forward(
-    x: np.ndarray, w: np.ndarray, geometry: Geometry, out: tuple | None = None
+    x: np.ndarray,
+    w: np.ndarray,
+    geometry: Geometry,
+    out: tuple | None = None,
+    keep: Any = None,
 ) -> np.ndarray:
     """out[n, o, *p] = Σ_c,k x_padded[n, c, p·stride + k·dilation] w[o, c, k]:
-    one batched matmul (G, O/G, C/G * K) @ (N, G, C/G * K, P), written NCHW
-    (``out``: the output size, when a transposed convolution fixed it)"""
-    groups = geometry[3]
+    one GEMM per group (O/G, C/G * K) @ (C/G * K, N * P), written NCHW
+    (``out``: the output size, when a transposed convolution fixed it;
+    ``keep``: a ctx that keeps the columns for the weight's gradient)"""
+    groups, n, o = geometry[3], x.shape[0], w.shape[0]
     cols, sizes = columns(x, w.shape[2:], geometry, out)
-    wg = w.reshape(groups, w.shape[0] // groups, -1)
-    return np.matmul(wg, cols).reshape((x.shape[0], w.shape[0]) + sizes)
+    if keep is not None:
+        keep._columns = cols
+    wg = w.reshape(groups, o // groups, -1)
+    res = np.matmul(wg, cols).reshape((o, n, -1))  # (O, N, P)
+    return np.ascontiguousarray(res.transpose(1, 0, 2)).reshape((n, o) + sizes)
 
 
-def conv_weight_grad(g: np.ndarray, x: np.ndarray, kernel: tuple, geometry: Geometry):
+def conv_weight_grad(
+    g: np.ndarray, x: np.ndarray, kernel: tuple, geometry: Geometry, cols: Any = None
+):
     """gW[o, c, k] = Σ_n,p g[n, o, p] x_padded[n, c, p·stride + k·dilation]:
-    per sample g (O/G, P) @ cols (P, C/G * K), summed over the batch"""
+    one GEMM per group g (O/G, N * P) @ colsᵀ (N * P, C/G * K) (``cols``: the
+    forward's columns of x, when it kept them)"""
     groups = geometry[3]
     n, o = g.shape[:2]
-    cols, _ = columns(x, kernel, geometry, g.shape[2:])
-    gg = g.reshape(n, groups, o // groups, -1)
-    gw = np.matmul(gg, cols.transpose(0, 1, 3, 2)).sum(axis=0)
+    if cols is None:
+        cols, _ = columns(x, kernel, geometry, g.shape[2:])
+    gt = g.reshape(n, groups, o // groups, -1).transpose(1, 2, 0, 3)
+    gt = gt.reshape(groups, o // groups, -1)  # (G, O/G, N * P): one copy of g
+    gw = np.matmul(gt, cols.transpose(0, 2, 1))
     return gw.reshape((o, x.shape[1] // groups) + tuple(kernel))
 
 
 def conv_input_grad(g: np.ndarray, w: np.ndarray, shape: tuple, geometry: Geometry):
     """gI = the transposed convolution: col2im of wᵀ g, each window's column
     added back where the window read the input (then the padding cut off)."""
+    if all(s == 1 for s in geometry[0]):
+        return _input_grad_flat(g, w, shape, geometry)
+    return _input_grad_windows(g, w, shape, geometry)
+
+
+def _input_grad_windows(
+    g: np.ndarray, w: np.ndarray, shape: tuple, geometry: Geometry
+) -> np.ndarray:
+    """conv_input_grad at any stride: one strided add per kernel offset."""
     stride, padding, dilation, groups = geometry
     n, o = g.shape[:2]
     out_sp = g.shape[2:]
@@ -79,6 +108,42 @@ def conv_input_grad(g: np.ndarray, w: np.ndarray, shape: tuple, geometry: Geomet
     add_windows(padded, cols, stride, dilation)
     crop = tuple(slice(p, p + s) for p, s in zip(padding, shape[2:]))
     return np.ascontiguousarray(padded[(slice(None), slice(None)) + crop])
+
+
+def _input_grad_flat(g: np.ndarray, w: np.ndarray, shape: tuple, geometry: Geometry):
+    """conv_input_grad at stride 1, with flat runs. g is laid out on the padded
+    input's grid (zeros past each output row), so output position p and kernel
+    offset k read padded input element flat(p) + flat(k·dilation): after the
+    GEMM, each offset's column is added back as one contiguous run of the flat
+    padded input (col2im in K adds without a stride). The zeros add zeros; a
+    few past the end land in the slack, cut off with the padding. A few
+    samples at a time, so that the columns are still in cache when added."""
+    _, padding, dilation, groups = geometry
+    n, o, out = g.shape[0], g.shape[1], g.shape[2:]
+    c, kernel = shape[1], w.shape[2:]
+    grid = tuple(s + 2 * p for s, p in zip(shape[2:], padding))  # padded input
+    steps = [math.prod(grid[i + 1 :]) for i in range(len(grid))]
+    offsets = [
+        sum(j * d * m for j, d, m in zip(at, dilation, steps))
+        for at in np.ndindex(*kernel)
+    ]
+    run = out[0] * steps[0]  # the output's rows, each as wide as the grid's
+    gp = np.zeros((n, o, out[0]) + grid[1:], g.dtype)
+    gp[(Ellipsis,) + tuple(slice(0, m) for m in out[1:])] = g
+    gp = gp.reshape(n, groups, o // groups, run)
+    wt = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, C/G * K, O/G)
+    total = math.prod(grid)
+    flat = np.zeros((n, c, max(total, offsets[-1] + run)), g.dtype)
+    chunk = max(1, (1 << 20) // (c * len(offsets) * run * g.itemsize))  # ~1 MB
+    for s in range(0, n, chunk):
+        cols = np.matmul(wt, gp[s : s + chunk]).reshape(-1, c, len(offsets), run)
+        part = flat[s : s + chunk]
+        for i, at in enumerate(offsets):
+            part[:, :, at : at + run] += cols[:, :, i]
+    crop = (slice(None), slice(None)) + tuple(
+        slice(p, p + s) for p, s in zip(padding, shape[2:])
+    )
+    return np.ascontiguousarray(flat[:, :, :total].reshape((n, c) + grid)[crop])
 
 
 def transposed_shape(
@@ -171,12 +236,23 @@ def _sizes(sizes: Any, as_2d: bool = False) -> str:
     return "(" + " x ".join(str(n) for n in sizes) + ")"
 
 
+class _ConvolutionNode(BackwardCFunction):
+    """ConvolutionBackward0's node: it may also hold the forward's im2col
+    columns (``_columns``), freed with the saved tensors."""
+
+    _columns: Any = None
+
+    def release_variables(self) -> None:
+        self._columns = None
+        super().release_variables()
+
+
 class Convolution(Op):
     """d conv(x, w) + b = (conv_transpose(g, w), corr(x, g), Σ g); for a
     transposed convolution (``transposed``: its output_padding) the first two
     swap roles: (conv(g, w), corr(g, x))"""
 
-    node_name = "ConvolutionBackward0"
+    node_name, node_base = "ConvolutionBackward0", _ConvolutionNode
     saved = ("input", "weight")
     saved_attrs = (
         "bias_sym_sizes_opt",
@@ -201,6 +277,11 @@ class Convolution(Op):
         ctx.save_for_backward(x, w)
         ctx.input_shape = xd.shape
         ctx.kernel = wd.shape[2:]
+        if transposed is None and _keeps_columns(ctx):
+            out = conv_forward(xd, wd, geometry, keep=ctx)
+            if bd is not None:
+                out += bd.reshape((1, -1) + (1,) * (wd.ndim - 2))
+            return out
         return convolution(xd, wd, bd, geometry, transposed)
 
     @staticmethod
@@ -208,9 +289,31 @@ class Convolution(Op):
         x, w = ctx.saved_tensors
         needs = ctx.needs_input_grad[:3]
         grads = convolution_backward(
-            g, x, w, ctx.input_shape, ctx.kernel, ctx.geometry, needs, ctx.transpose
+            g,
+            x,
+            w,
+            ctx.input_shape,
+            ctx.kernel,
+            ctx.geometry,
+            needs,
+            ctx.transpose,
+            ctx._columns,
         )
         return (*grads, None, None)
+
+
+def _keeps_columns(ctx: Ctx) -> bool:
+    """Whether the forward keeps x's columns for the weight's gradient (one
+    im2col copy fewer in backward): only when the node is recorded and the
+    weight needs a gradient, and not under saved-tensor hooks, which decide
+    themselves what a node holds (e.g. checkpointing). The columns are a copy
+    made from x: an in-place change of x after forward is still refused by
+    the saved input's version check before backward reads them."""
+    return (
+        ctx.needs_input_grad[1]
+        and grad_mode.state.enabled
+        and not saved_tensors_hooks_stack
+    )
 
 
 def _keep_geometry(ctx: Ctx, geometry: Geometry, transposed: Any) -> None:
@@ -230,9 +333,11 @@ def convolution_backward(
     geometry: Geometry,
     needs: tuple,
     transposed: Any = None,
+    cols: Any = None,
 ) -> tuple:
     """The gradients (input, weight, bias) of a convolution; on Tensors one node
-    with three outputs, ConvolutionBackwardBackward0 (PyTorch's fused kernel)."""
+    with three outputs, ConvolutionBackwardBackward0 (PyTorch's fused kernel).
+    ``cols``: the forward's columns of x, when it kept them."""
     if not isinstance(g, f.ndarray):
         return ConvolutionBackward.apply(
             g, x, w, shape, kernel, geometry, needs, transposed
@@ -242,7 +347,7 @@ def convolution_backward(
         if needs[0]:
             gx = conv_input_grad(g, w, shape, geometry)
         if needs[1]:
-            gw = conv_weight_grad(g, x, kernel, geometry)
+            gw = conv_weight_grad(g, x, kernel, geometry, cols)
     else:  # the input's gradient is a convolution, the weight's one with roles swapped
         if needs[0]:
             gx = conv_forward(g, w, geometry, out=shape[2:])

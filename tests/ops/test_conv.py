@@ -212,3 +212,68 @@ def test_conv2d_float32_at_lesson_size(kw: dict) -> None:
         results.append([out.detach().numpy()] + [a.grad.numpy() for a in args])
     for mine, theirs in zip(*results):
         np.testing.assert_allclose(mine, theirs, rtol=1e-4, atol=1e-4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    k=st.integers(1, 3),
+    groups=st.integers(1, 2),
+    padding=st.integers(0, 2),
+    dilation=st.integers(1, 2),
+    size=st.integers(3, 6),
+)
+def test_flat_col2im_agrees_with_strided_col2im(
+    k: int, groups: int, padding: int, dilation: int, size: int
+) -> None:
+    """At stride 1 the input's gradient adds the columns back in flat runs
+    (conv._input_grad_flat); the strided adds (conv._input_grad_windows, taken
+    at any other stride) give the same gradient, float32 and float64."""
+    from minigrad.ops import conv
+
+    rng = np.random.default_rng(size * 31 + k)
+    for dtype in (np.float32, np.float64):
+        x = rng.standard_normal((3, 2 * groups) + (size,) * k).astype(dtype)
+        w = rng.standard_normal((4 * groups, 2) + (2,) * k).astype(dtype)
+        geometry = ((1,) * k, (padding,) * k, (dilation,) * k, groups)
+        if size + 2 * padding < dilation + 1:
+            continue
+        g = rng.standard_normal(conv.conv_forward(x, w, geometry).shape).astype(dtype)
+        flat = conv._input_grad_flat(g, w, x.shape, geometry)
+        strided = conv._input_grad_windows(g, w, x.shape, geometry)
+        assert flat.dtype == strided.dtype == dtype and flat.flags.c_contiguous
+        np.testing.assert_allclose(flat, strided, rtol=1e-5, atol=1e-5)
+
+
+def test_kept_columns_give_the_same_weight_gradient() -> None:
+    """The forward keeps x's im2col columns for the weight's gradient when the
+    weight needs one; the gradient equals the one computed from fresh columns
+    (under saved-tensor hooks, which keep nothing extra) bit for bit; the
+    columns go with the saved tensors (kept by retain_graph, freed after)."""
+    rng = np.random.default_rng(3)
+    x = minigrad.tensor(rng.standard_normal((4, 3, 9, 9)).astype(np.float32))
+    w = minigrad.tensor(
+        rng.standard_normal((5, 3, 3, 3)).astype(np.float32), requires_grad=True
+    )
+    grads = []
+    for hooked in (False, True):
+        w.grad = None
+        if hooked:
+            with minigrad.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+                out = minigrad.nn.functional.conv2d(x, w, stride=2, padding=1)
+            assert out.grad_fn._columns is None
+        else:
+            out = minigrad.nn.functional.conv2d(x, w, stride=2, padding=1)
+            assert out.grad_fn._columns is not None
+        out.sum().backward(retain_graph=True)
+        assert (out.grad_fn._columns is not None) is not hooked
+        out.sum().backward()
+        assert out.grad_fn._columns is None
+        grads.append(w.grad.numpy().tobytes())
+    assert grads[0] == grads[1]
+    with minigrad.no_grad():
+        out = minigrad.nn.functional.conv2d(x, w)
+    assert out.grad_fn is None
+    out = minigrad.nn.functional.conv2d(x, w.detach())  # no weight gradient wanted
+    assert out.grad_fn is None
+    y = minigrad.nn.functional.conv2d(x.requires_grad_(), w.detach())
+    assert y.grad_fn._columns is None
