@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from heapq import heappop, heappush
+from sys import getrefcount
 from typing import Any
 
 from numpy import asarray, ndarray
@@ -167,7 +168,8 @@ def run_all(task: Any, add_to_buffer: Callable[..., None]) -> Any:
     here: it skips the step recorder (nothing is traced), the capture for
     ``inputs=`` (there is none) and the three hook steps (there are none), so it
     is run_next's call, release and send; an AccumulateGrad whose leaf has no
-    hooks only accumulates. Any other node, or anomaly mode, goes to
+    hooks only accumulates (a first gradient nothing else refers to is taken
+    without a copy, as PyTorch takes it). Any other node, or anomaly mode, goes to
     ``run_next``. Returns the last node run, as ``run`` does. (``add_to_buffer``
     is the engine's.)"""
     ready, buffers, deps = task.ready, task.buffers, task.deps
@@ -187,9 +189,27 @@ def run_all(task: Any, add_to_buffer: Callable[..., None]) -> Any:
             task.running = last
             task.index += 1
             grads = buffers.pop(last, None) or [None]
-            if grads[0] is not None:
-                accumulate_into(last.variable, grads[0], graph)
+            g = grads[0]
+            if g is not None:
+                # Nothing else refers to g (the references are grads, g and
+                # getrefcount's argument; a second edge's buffer, a user's
+                # tensor, a hook's or a saved tensor would add one), nor to its
+                # memory when it is a view (its base: by g.base, base and the
+                # argument alone): the leaf may take it without a copy.
+                base = g.base if type(g) is ndarray else None
+                sole = getrefcount(g) == 3 and (
+                    base is None
+                    or (
+                        type(base) is ndarray
+                        and base.base is None
+                        and getrefcount(base) == 3
+                        and base.nbytes == g.nbytes
+                    )
+                )
+                base = None
+                accumulate_into(last.variable, g, graph, sole and not graph)
             task.running = None
+            g = None
             continue
         heappop(ready)
         task.running = last
@@ -223,6 +243,7 @@ def run_all(task: Any, add_to_buffer: Callable[..., None]) -> Any:
             if left == 0:
                 heappush(ready, (-nxt._seq, task.counter, nxt))
                 task.counter += 1
+        outs = grads = g = d = None  # (a gradient sent: held by its buffer only)
         task.running = None
     return last
 

@@ -351,7 +351,7 @@ def _zeros_for(node: Node, output_nr: int, graph: bool) -> Any:
     return _wrap(zeros) if graph else zeros
 
 
-def accumulate_into(var: Any, g: Any, create_graph: bool) -> bool:
+def accumulate_into(var: Any, g: Any, create_graph: bool, sole: bool = False) -> bool:
     """What AccumulateGrad does: ``var.grad = g`` the first time, ``+= g`` after;
     nothing for a leaf that stopped requiring grad since the forward (a frozen
     weight), as PyTorch's AccumulateGrad, whose post-accumulate hooks still run.
@@ -361,7 +361,10 @@ def accumulate_into(var: Any, g: Any, create_graph: bool) -> bool:
     shared with another gradient; row-major for a row-major leaf). With
     ``create_graph`` that is a recorded copy (CopyBackwards) and later ones add
     out of place (AddBackward0); otherwise later ones add in place, into the
-    same ``.grad`` object, as PyTorch does."""
+    same ``.grad`` object, as PyTorch does. ``sole``: the caller counted that
+    nothing else refers to the array ``g`` or its memory (PyTorch's use_count
+    rule): a first row-major gradient of a row-major leaf is then taken as it
+    is, with no copy, as PyTorch steals such a buffer."""
     frozen = not var.requires_grad
     old = var._grad
     if frozen:
@@ -373,6 +376,15 @@ def accumulate_into(var: Any, g: Any, create_graph: bool) -> bool:
             new = registered["Copy"](shell, g)
             new._vc.value += 1  # copy_ wrote into the buffer
             var._grad = new
+        elif (
+            sole
+            and order == "C"
+            and g.flags.c_contiguous
+            and g.flags.writeable
+            and g.dtype == var._data.dtype
+            and g.shape == var._data.shape
+        ):
+            var._grad = Tensor._make(g, False)
         else:
             grad = np.array(g, dtype=var._data.dtype, copy=True, order=order)
             var._grad = Tensor._make(grad, False)

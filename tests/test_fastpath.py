@@ -248,3 +248,58 @@ def test_the_fast_paths_are_taken_by_default(monkeypatch: pytest.MonkeyPatch) ->
     with _fastpath.disabled():
         (a * b).sum().backward()
     assert runs == [1]
+
+
+def test_a_first_gradient_is_taken_without_a_copy_only_when_unshared(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """run_all hands a leaf its first gradient without a copy when nothing else
+    refers to the array or its memory (PyTorch's use_count rule); whatever is
+    shared is copied, so no .grad aliases another gradient or a user's tensor."""
+    rng = np.random.default_rng(9)
+    taken: list = []
+    real = _fastpath.accumulate_into
+
+    def spy(var: Any, g: Any, graph: bool, sole: bool = False) -> bool:
+        taken.append(sole)
+        return real(var, g, graph, sole)
+
+    monkeypatch.setattr(_fastpath, "accumulate_into", spy)
+
+    def leaf(*shape: int) -> T.Tensor:
+        return T.tensor(rng.normal(size=shape).astype(np.float32), requires_grad=True)
+
+    a, b, w = leaf(3, 4), leaf(3, 4), leaf(5, 4)
+    x = T.tensor(rng.normal(size=(2, 4)).astype(np.float32))
+    (x @ w.t()).sum().backward()  # the transposed-operand gradient: a whole view
+    (a * 2).sum().backward()
+    assert taken == [True, True]
+    assert w.grad._data.flags.c_contiguous and w.grad._data.flags.writeable
+    with _fastpath.disabled():
+        w2 = T.tensor(w.detach().numpy(), requires_grad=True)
+        (x @ w2.t()).sum().backward()
+    assert w.grad.numpy().tobytes() == w2.grad.numpy().tobytes()
+
+    taken.clear()
+    a.grad = b.grad = None
+    (a + b).sum().backward()  # one array for both leaves
+    assert not np.shares_memory(a.grad._data, b.grad._data)
+    root = T.ones(3, 4)
+    a.grad = None
+    a.backward(root)  # the user's own tensor, as the root gradient
+    c = T.ones(6, 4)
+    parts = leaf(3, 4), leaf(3, 4)
+    T.cat(parts).backward(c)  # slices of one array (and of the user's)
+    assert taken == [False, False, False, False, False]
+    root.add_(1)
+    c.add_(1)
+    assert a.grad.numpy().tolist() == [[1.0] * 4] * 3
+    assert all(p.grad.numpy().tolist() == [[1.0] * 4] * 3 for p in parts)
+    assert not np.shares_memory(parts[0].grad._data, parts[1].grad._data)
+
+    kept: list = []
+    h = a * 2
+    h.register_hook(lambda g: kept.append(g))  # a hook keeps h's gradient
+    a.grad = None
+    h.sum().backward()
+    assert not np.shares_memory(a.grad._data, kept[0]._data)
