@@ -164,21 +164,34 @@ class _FastApply(staticmethod):
 
 
 def run_all(task: Any, add_to_buffer: Callable[..., None]) -> Any:
-    """Run a whole untraced pass without ``inputs=``. A node without hooks runs
-    here: it skips the step recorder (nothing is traced), the capture for
-    ``inputs=`` (there is none) and the three hook steps (there are none), so it
-    is run_next's call, release and send; an AccumulateGrad whose leaf has no
-    hooks only accumulates (a first gradient nothing else refers to is taken
-    without a copy, as PyTorch takes it). Any other node, or anomaly mode, goes to
-    ``run_next``. Returns the last node run, as ``run`` does. (``add_to_buffer``
-    is the engine's.)"""
+    """Run a whole untraced pass. A node without hooks runs here: it skips the
+    step recorder (nothing is traced) and the three hook steps (there are
+    none), so it is run_next's call, release and send; an AccumulateGrad whose
+    leaf has no hooks only accumulates (a first gradient nothing else refers
+    to is taken without a copy, as PyTorch takes it). With ``inputs=`` (e.g.
+    autograd.grad) a node whose gradient is captured, or that does not run,
+    goes to run_next, and the send skips edges to nodes not needed, as
+    ``_send`` does. Any other node, or anomaly mode, goes to ``run_next``.
+    Returns the last node run, as ``run`` does. (``add_to_buffer`` is the
+    engine's.)"""
     ready, buffers, deps = task.ready, task.buffers, task.deps
     graph, keep = task.graph, task.keep_graph
+    selection = task.selection
+    if selection is not None:
+        captures, running, needed = (
+            selection.captures,
+            selection.running,
+            selection.needed,
+        )
     state = grad_mode.state
     last = None
     while ready:
         last = ready[0][2]
-        if last._hooked or state.anomaly:
+        if (
+            last._hooked
+            or state.anomaly
+            or (selection is not None and (last in captures or last not in running))
+        ):
             task.run_next(False)
             continue
         if type(last) is AccumulateGrad:
@@ -224,7 +237,7 @@ def run_all(task: Any, add_to_buffer: Callable[..., None]) -> Any:
         # HOT-PATH INLINE of GraphTask._send with every node needed and nothing
         # recorded (tests/test_fastpath.py compares the two)
         for i, (nxt, nr) in enumerate(last.next_functions):
-            if nxt is None:
+            if nxt is None or (selection is not None and nxt not in needed):
                 continue
             g = outs[i]
             if g is not None:

@@ -168,12 +168,9 @@ class GraphTask:
             with np.errstate(all="ignore"):
                 event = None
                 ready, run_next = self.ready, self.run_next
-                if limit is None and not trace and self.selection is None:
-                    if _fastpath.enabled:  # the common nodes inline, the rest here
-                        event = _fastpath.run_all(self, _add_to_buffer)
-                    else:
-                        while ready:
-                            event = run_next(trace)
+                if limit is None and not trace and _fastpath.enabled:
+                    # the common nodes inline, the rest by run_next
+                    event = _fastpath.run_all(self, _add_to_buffer)
                 elif limit is None:
                     while ready:
                         event = run_next(trace)
