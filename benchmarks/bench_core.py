@@ -3,7 +3,9 @@
 Runs the same tiny-tensor programs in each framework, interleaved, single-threaded,
 and prints the median and mean time per op (forward + backward) and minigrad's
 ratio to PyTorch, with the objects made by the imports frozen out of the cycle
-collector's view (``gc.freeze``). Targets (#18): the tiny-op chain at most 1.15x
+collector's view (``gc.freeze``). The clock is the process's CPU time, as in
+``_timing.py``: on a shared machine a wall clock also counts the waits for a
+core. Targets (#18): the tiny-op chain at most 1.15x
 PyTorch, ``autograd.grad`` with ``create_graph=True`` at most 1.3x. MyGrad, the
 nearest numpy peer, is included in the chain when it is installed. Two floors
 come with it: ``bare``, the chain through the smallest engine written in Python
@@ -196,10 +198,10 @@ def create_graph_program(lib: ModuleType, length: int = 200) -> Program:
 def time_per_op(program: Program, number: int) -> float:
     run, ops = program
     run()  # warm up
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(number):
         run()
-    return (time.perf_counter() - start) / number / ops
+    return (time.process_time() - start) / number / ops
 
 
 def main() -> None:
