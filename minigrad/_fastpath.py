@@ -28,7 +28,7 @@ from numpy import asarray, ndarray
 
 from . import function, grad_mode, node
 from .function import _NO_EDGE, Function, _save_all, _sequence_nr, _wire
-from .node import AccumulateGrad, _call, _conform, accumulate_into
+from .node import AccumulateGrad, _arrange, _call, _conform, accumulate_into
 
 enabled = True  # False: every op and every node takes the general path
 
@@ -228,7 +228,22 @@ def run_all(task: Any, add_to_buffer: Callable[..., None]) -> Any:
         task.running = last
         task.index += 1
         grads = buffers.pop(last, None) or [None]
-        if grads[0] is not None or any(g is not None for g in grads):
+        cls = last._forward_cls
+        if (
+            len(grads) == 1
+            and grads[0] is not None
+            and cls is not None  # (None: CopySlices and the engine's other nodes)
+            and cls._array_backward
+        ):
+            # HOT-PATH INLINE of node._call for a built-in op's one gradient:
+            # nothing to materialize, nothing to wrap (a built-in formula takes
+            # arrays or, under create_graph, the Tensors as they come)
+            outs = cls.backward(last, grads[0])
+            if type(outs) is not tuple:
+                outs = (outs,)
+            if len(outs) != len(last.next_functions) or last._tensor_positions:
+                outs = _arrange(last, outs)
+        elif grads[0] is not None or any(g is not None for g in grads):
             outs = _call(last, grads, graph)
         else:
             outs = [None] * len(last.next_functions)
