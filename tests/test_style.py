@@ -52,3 +52,12 @@ def test_no_machine_paths() -> None:
             if pattern.search(text):
                 offenders.append(name)
     assert not offenders, f"machine paths in: {offenders}"
+
+
+def test_test_files_have_unique_names() -> None:
+    """pytest imports test modules by file name (the folders are not packages):
+    two ``test_x.py`` in different folders stop the whole run at collection."""
+    seen: dict[str, Path] = {}
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        assert path.name not in seen, f"{path} and {seen[path.name]}: rename one"
+        seen[path.name] = path

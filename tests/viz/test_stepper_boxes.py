@@ -1,7 +1,7 @@
 """Opening and closing a collapsed box while stepping: a module drawn as one
 box (``depth=``) or a folded block. The kernel side, driven through the
 widget's traitlets and messages as the browser sends them; the browser side is
-tests/browser/test_stepper_boxes.py."""
+tests/browser/test_stepper_boxes_screen.py."""
 
 from __future__ import annotations
 
