@@ -25,7 +25,6 @@ from graphviz.quoting import quote
 
 from .graph import (
     MORE_ID,
-    Edge,
     Fold,
     ForwardView,
     FunctionInfo,
@@ -924,30 +923,37 @@ def _spine_edges(g: Graph) -> set[str]:
     """Ids of the edges along the longest path of grad_fn nodes (leaving out
     AccumulateGrad) from the output: the chain a loop repeats."""
     chain = {fid for fid, f in g.functions.items() if not f.is_accumulate_grad}
-    out_edges: dict[str, list[Edge]] = {fid: [] for fid in chain}
-    indeg = dict.fromkeys(chain, 0)
-    for e in g.edges:
-        if e.src in chain and e.dst in chain:
-            out_edges[e.src].append(e)
-            indeg[e.dst] += 1
-    roots = [fid for fid, n in indeg.items() if n == 0]
+    return _longest_path(chain, [(e.id, e.src, e.dst) for e in g.edges])
+
+
+def _longest_path(
+    nodes: set[str], edges: list[tuple[str, str, str | None]]
+) -> set[str]:
+    """Ids of the edges (id, tail, head) along a longest path through
+    ``nodes`` (edges leaving them are ignored)."""
+    out_edges: dict[str, list[tuple[str, str]]] = {n: [] for n in nodes}
+    indeg = dict.fromkeys(nodes, 0)
+    for eid, src, dst in edges:
+        if src in nodes and dst in nodes:
+            out_edges[src].append((eid, dst))
+            indeg[dst] += 1
+    roots = [n for n, k in indeg.items() if k == 0]
     order = list(roots)
-    for fid in order:  # Kahn's order (the list grows as it is read)
-        for e in out_edges[fid]:
-            indeg[e.dst] -= 1
-            if indeg[e.dst] == 0:
-                order.append(e.dst)
+    for n in order:  # Kahn's order (the list grows as it is read)
+        for _eid, dst in out_edges[n]:
+            indeg[dst] -= 1
+            if indeg[dst] == 0:
+                order.append(dst)
     longest: dict[str, int] = {}  # nodes on the longest path down from each
-    for fid in reversed(order):
-        longest[fid] = 1 + max((longest[e.dst] for e in out_edges[fid]), default=0)
-    if not longest:
+    for n in reversed(order):
+        longest[n] = 1 + max((longest[d] for _e, d in out_edges[n]), default=0)
+    if not roots:
         return set()
     node = max(roots, key=longest.__getitem__)
     spine = set()
     while out_edges[node]:
-        e = max(out_edges[node], key=lambda e: longest[e.dst])
-        spine.add(e.id)
-        node = e.dst
+        eid, node = max(out_edges[node], key=lambda e: longest[e[1]])
+        spine.add(eid)
     return spine
 
 
@@ -1204,6 +1210,10 @@ def forward_dot(
             label, classes = _module_label(fv.boxes[op.id], th), "function module"
         _node(box.get(op.id, dot), p + op.id, label, kind, th, classes)
     exits = _exit_labels(fv.folds)  # (op, input position): into the fold
+    spine = set()
+    if compact:  # one column, not a drift (`SPINE_WEIGHT`)
+        nodes = {t.id for t in fv.tensors} | op_ids
+        spine = _longest_path(nodes, [(e.id, e.src, e.dst) for e in fv.edges])
     for e in fv.edges:
         kind = "input" if e.dst in op_ids else "output"
         # Label an op's outputs only when it has several (split, unbind...).
@@ -1211,7 +1221,16 @@ def forward_dot(
         if kind == "input" and (e.dst, e.index) in exits:
             label, kind = exits[(e.dst, e.index)], "input folded"
         src = copy_of.get((e.src, e.dst), e.src)
-        _edge(dot, p + src, p + e.dst, id=p + e.id, label=label, **{"class": kind})
+        weight = SPINE_WEIGHT if e.id in spine else None
+        _edge(
+            dot,
+            p + src,
+            p + e.dst,
+            id=p + e.id,
+            label=label,
+            weight=weight,
+            **{"class": kind},
+        )
     box.close(dot)
     if legend:
         draw_legend = (

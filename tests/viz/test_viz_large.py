@@ -490,3 +490,19 @@ def test_big_drawings_label_grad_fn_nodes_without_tables(framework):
     small = viz.backward_graph(*recurrent(framework, 2)).source
     fn = re.findall(r'^\t\S+ \[label=(<.*?>) class="fn', small, re.M)
     assert fn and all("<table" in label for label in fn)  # lesson-sized: tables
+
+
+def test_big_forward_view_is_a_straight_column_too(framework):
+    """The forward view's longest path is weighted as well: unweighted, the
+    100-step loop's forward view was 6,361 pt wide (the 1,510-node loop's
+    43,603 pt)."""
+    loss, params = recurrent(framework, 100)
+    d = viz.forward_graph(loss, params=params, fold=False, engine="pure")
+    assert re.findall(r"weight=10\b", d.source)
+    svg = d.svg()
+    width, height = (float(v) for v in re.search(
+        r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg
+    ).groups())  # fmt: skip
+    assert width < 2500 and height > 10 * width
+    small = viz.forward_graph(*recurrent(framework, 2)).source
+    assert "weight=" not in small  # lesson-sized drawings are unchanged
