@@ -23,12 +23,14 @@ faster than a layout and parse per page).
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import re
 import struct
 import sys
 import threading
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -167,15 +169,16 @@ def save(
                 opts.engine,
             )
         )
+    # the tags over each frame, by SVG id: the gradients just sent along
+    # edges, and which repeat each folded block shows (the widget's tags)
+    overlays = [{}] + [stepper.overlay(f) for f in stepper.frames]
+    edges = [_prefixed(opts.id_prefix, o.get("edges", {})) for o in overlays]
+    if view == "forward":  # (the forward view has no gradient edges)
+        edges = [{} for _ in edges]
+    folds = [_prefixed(opts.id_prefix, o.get("folds", {})) for o in overlays]
     if fmt == "pdf":  # one layout; each page recolours its shapes
         pages = [styler.svg_changes(frame) for frame in frames]
         grads = [_prefixed(opts.id_prefix, g) for g in frame_grads(stepper, drawing)]
-        edges = [{}] + [
-            _prefixed(opts.id_prefix, stepper.overlay(f).get("edges", {}))
-            for f in stepper.frames
-        ]
-        if view == "forward":  # (the forward view has no gradient edges)
-            edges = [{} for _ in edges]
         if opts.page:
             page = (opts.page[0] * 72, opts.page[1] * 72)
             svg, legend_svg = parts["graph"][1], parts.get("legend", ("", None))[1]
@@ -184,7 +187,16 @@ def save(
             svg, legend_svg, page = render.svg(digraph.source, opts.engine), None, None
             look = theme_look
         pdf = pdf_pages(
-            svg, pages, titles, look, grads, edges, page, legend_svg, caption_size
+            svg,
+            pages,
+            titles,
+            look,
+            grads,
+            edges,
+            page,
+            legend_svg,
+            caption_size,
+            folds,
         )
         return _write(path, pdf)
     if fmt == "svg":
@@ -199,9 +211,27 @@ def save(
         for k, title in enumerate(titles)
     ]
     strips = each_frame(lambda src: render.png(src, opts.engine, dpi), captions)
+    look = lecture(theme_look) if opts.page else theme_look
+    tag_pt = TAG_EM * float(look.node_pt)
+    # where the tags go: the layout every frame shares
+    graph_svg = parts["graph"][1] if opts.page else render.svg(source(0), opts.engine)
+    shift, geometry = svg_geometry(graph_svg)
+
+    def tagged(pngs: list[bytes], px: float) -> list[Any]:
+        image = _need_pillow("Frame tags")
+        return [
+            paint_tags(
+                image.open(io.BytesIO(png)),
+                frame_tags(geometry, edges[k], folds[k], tag_pt),
+                shift,
+                px,
+            )
+            for k, png in enumerate(pngs)
+        ]
+
     if not opts.page:
         pngs = each_frame(lambda src: render.png(src, opts.engine, dpi))
-        pngs = captioned(pngs, strips, theme_look.background, dpi)
+        pngs = captioned(tagged(pngs, dpi / 72), strips, theme_look.background, dpi)
     else:  # the slide's page layout: caption, graph and legend row apart
         sizes = {name: render.natural_size(svg) for name, (_dot, svg) in parts.items()}
         sizes["title"] = caption_size
@@ -214,6 +244,7 @@ def save(
         strips = _top_aligned(strips, theme_look.background)
         scale = places["graph"][2]
         graphs = each_frame(lambda src: render.png(src, opts.engine, dpi * scale))
+        graphs = tagged(graphs, dpi * scale / 72)
         pictures = {}
         if "legend" in parts:
             legend_dpi = dpi * places["legend"][2]
@@ -570,18 +601,22 @@ def _png_size(data: bytes) -> tuple[int, int]:
 
 
 def captioned(
-    pngs: list[bytes],
+    pngs: list[Any],
     strips: list[bytes],
     background: str,
     dpi: float,
 ) -> list[bytes]:
-    """Each frame under its caption strip, every picture the same size (a GIF
-    needs it), the margins in the theme's background. (Slide pages are laid
+    """Each frame (PNG bytes or a PIL image) under its caption strip, every
+    picture the same size (a GIF needs it), the margins in the theme's
+    background. (Slide pages are laid
     out as a drawing's slide instead: `render.page_layout`.)"""
     from PIL import ImageColor
 
     image = _need_pillow("Frame captions")
-    frames = [image.open(io.BytesIO(p)).convert("RGB") for p in pngs]
+    frames = [
+        (image.open(io.BytesIO(p)) if isinstance(p, bytes) else p).convert("RGB")
+        for p in pngs
+    ]
     tops = [image.open(io.BytesIO(p)).convert("RGB") for p in strips]
     top = max(im.height for im in tops)
     width = max(im.width for im in frames + tops)
@@ -624,6 +659,7 @@ def pdf_pages(
     page: tuple[float, float] | None = None,
     legend: str | None = None,
     caption_size: tuple[float, float] | None = None,
+    folds: list[dict[str, str]] | None = None,
 ) -> bytes:
     """A multi-page PDF of one laid-out SVG: page k applies ``pages[k]`` (SVG
     element id -> DOT attributes: ``color``, ``fillcolor``, ``penwidth``,
@@ -631,12 +667,13 @@ def pdf_pages(
     writes ``grads[k]`` (SVG id of a tensor -> its ``.grad`` as text) into
     those tensors' grad cells and ``edges[k]`` (SVG id of an edge -> the
     gradient it carries) in a tag at its middle, as the widget does (`TAG_EM`
-    of ``theme``'s node names). ``page``: pages of exactly that size in
-    points (a slide), laid out as a drawing's slide (`render.page_layout`):
-    the caption as the title at the top, ``legend`` (the SVG of the legend
-    row) at the bottom, the graph scaled to fit between them and centred
-    (``caption_size``: the room the caption takes, in points, as the PNG
-    frames' caption strip takes it);
+    of ``theme``'s node names), and ``folds[k]`` (SVG id of a folded block ->
+    which repeat it shows) in a tag over the block. ``page``: pages of
+    exactly that size in points (a slide), laid out as a drawing's slide
+    (`render.page_layout`): the caption as the title at the top, ``legend``
+    (the SVG of the legend row) at the bottom, the graph scaled to fit
+    between them and centred (``caption_size``: the room the caption takes,
+    in points, as the PNG frames' caption strip takes it);
     else each page is the drawing's size plus the caption. The SVG is parsed
     once (svglib), so a page costs a redraw, not a new layout and parse. The
     caption strip says "Step k of n" and explains the highlights; it is
@@ -646,6 +683,9 @@ def pdf_pages(
     from reportlab.pdfgen.canvas import Canvas
 
     groups = {g.svgid: g for g in _groups(drawing) if getattr(g, "svgid", None)}
+    _shift, geometry = svg_geometry(svg)
+    # the group holding the graph's shapes: tags drawn last in it are on top
+    top_group = groups.get("graph0") or next(iter(_groups(drawing)), drawing)
     grow = SLIDE_CAPTION if page else 1.0
     title_pt, legend_pt = CAPTION_FONT_PT * grow, LEGEND_FONT_PT * grow
     captions = [
@@ -681,9 +721,14 @@ def pdf_pages(
         for sid, grad in (grads[k] if grads else {}).items():
             if sid in groups:
                 undo += _write_grad(groups[sid], grad)
-        for sid, value in (edges[k] if edges else {}).items():
-            if sid in groups:
-                undo += _tag_edge(groups[sid], value, TAG_EM * float(theme.node_pt))
+        # the tags over everything, in the graph's group (its coordinates)
+        tags = frame_tags(
+            geometry,
+            edges[k] if edges else {},
+            folds[k] if folds else {},
+            TAG_EM * float(theme.node_pt),
+        )
+        undo += _add_tags(top_group, tags)
         canvas.setPageSize((width, height))
         canvas.setFillColor(_rl_color(_css_color(theme.background)))
         canvas.rect(0, 0, width, height, stroke=0, fill=1)
@@ -847,32 +892,184 @@ def _write_grad(group: Any, grad: str) -> list[tuple[Any, str, Any]]:
     return undo
 
 
-# the widget's edge-value tag (graph_view.css: .mg-overlay, .mg-edge-value)
+# The tags the widget draws over the picture (graph_view.css): the gradient
+# an edge just carried, at its middle, and which repeat a folded block shows,
+# over its top right corner. Every frame format draws them the same way.
 EDGE_TAG = {"fill": "#fff3e0", "stroke": "#d55e00", "text": "#1a1a1a"}
+FOLD_TAG = {"fill": "#f6eaf2", "stroke": "#cc79a7", "text": "#1a1a1a"}
 TAG_EM = 0.8  # the tag's text to a node name's (the widget: 10 px to 12 pt)
 
 
-def _tag_edge(group: Any, value: str, pt: float) -> list[tuple[Any, str, Any]]:
-    """Add a tag saying ``value`` in ``pt``-point text at the middle of an
-    edge's path (where the widget puts it); returns what to set back."""
+@dataclasses.dataclass(frozen=True)
+class Tag:
+    """A tag in the engine SVG's coordinates (its graph group's, y down): the
+    text's baseline starts at (x, y), or ends there when ``end``."""
+
+    x: float
+    y: float
+    text: str
+    pt: float
+    colors: dict[str, str]
+    bold: bool = False
+    end: bool = False
+
+    def box(self, width: float) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of the tag around text ``width`` wide."""
+        left = self.x - width if self.end else self.x
+        return (
+            left - 3,
+            self.y - 0.9 * self.pt,
+            left + width + 3,
+            self.y + 0.3 * self.pt,
+        )
+
+
+def edge_tag(points: list[float], value: str, pt: float) -> Tag:
+    """The tag of the gradient ``value`` on an edge drawn along ``points``."""
+    x, y = _middle(points)
+    return Tag(x + 4, y + 4, value, pt, EDGE_TAG)
+
+
+def fold_tag(box: tuple[float, float, float, float], note: str, pt: float) -> Tag:
+    """The tag over a folded block's box (left, top, right, bottom) saying
+    which repeat it shows: "× 99: repeat 8 of 99 running (7 done)"."""
+    return Tag(box[2] - 6, box[1] - 5, note, pt, FOLD_TAG, bold=True, end=True)
+
+
+def frame_tags(
+    geometry: dict[str, Any],
+    edges: dict[str, str],
+    folds: dict[str, str],
+    pt: float,
+) -> list[Tag]:
+    """A frame's tags: ``edges`` (SVG id -> gradient) and ``folds`` (SVG id of
+    a folded block -> its note), placed by ``geometry`` (`svg_geometry`)."""
+    tags = [
+        edge_tag(geometry[sid], value, pt)
+        for sid, value in edges.items()
+        if isinstance(geometry.get(sid), list) and len(geometry[sid]) >= 8
+    ]
+    tags += [
+        fold_tag(geometry[sid], note, pt)
+        for sid, note in folds.items()
+        if isinstance(geometry.get(sid), tuple)
+    ]
+    return tags
+
+
+def svg_geometry(svg: str) -> tuple[tuple[float, float], dict[str, Any]]:
+    """The graph group's translation and, by element id, each edge's path
+    (x0 y0 then 6 numbers a cubic segment) and each cluster's box (left,
+    top, right, bottom), in the group's coordinates, from an engine SVG."""
+    root = ET.fromstring(svg[svg.index("<svg") :])
+    graph = next(g for g in root.iter(f"{_SVG}g") if g.get("class") == "graph")
+    m = re.search(r"translate\(([-\d.]+)[ ,]([-\d.]+)\)", graph.get("transform", ""))
+    shift = (float(m.group(1)), float(m.group(2))) if m else (0.0, 0.0)
+    out: dict[str, Any] = {}
+    for g in graph.iter(f"{_SVG}g"):
+        kind, gid = (g.get("class") or "").split(), g.get("id")
+        if "edge" in kind:
+            path = g.find(f"{_SVG}path")
+            if path is not None:
+                out[gid] = [float(v) for v in re.findall(r"-?[\d.]+", path.get("d"))]
+        elif "cluster" in kind:
+            shape = g.find(f"{_SVG}polygon")
+            if shape is None:
+                shape = g.find(f"{_SVG}path")
+            if shape is not None:
+                text = shape.get("points") or shape.get("d") or ""
+                nums = [float(v) for v in re.findall(r"-?[\d.]+", text)]
+                xs, ys = nums[0::2], nums[1::2]
+                out[gid] = (min(xs), min(ys), max(xs), max(ys))
+    return shift, out
+
+
+_SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _rl_tag(tag: Tag) -> Any:
+    """The tag as a reportlab group, in the SVG's coordinates (y down)."""
     from reportlab.graphics.shapes import Group, Rect, String
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    path = next((s for s in _shapes(group) if hasattr(s, "operators")), None)
-    if path is None or len(path.points) < 8:
-        return []
-    x, y = _middle(path.points)
-    width = stringWidth(value, "Helvetica", pt)
-    box = Rect(-3, -0.3 * pt, width + 6, 1.2 * pt, rx=3, ry=3, strokeWidth=0.8)
-    box.fillColor = _rl_color(EDGE_TAG["fill"])
-    box.strokeColor = _rl_color(EDGE_TAG["stroke"])
-    text = String(0, 0, value, fontName="Helvetica", fontSize=pt)
-    text.fillColor = _rl_color(EDGE_TAG["text"])
+    font = "Helvetica-Bold" if tag.bold else "Helvetica"
+    width = stringWidth(tag.text, font, tag.pt)
+    left = -width if tag.end else 0.0
+    box = Rect(left - 3, -0.3 * tag.pt, width + 6, 1.2 * tag.pt, rx=3, ry=3)
+    box.strokeWidth = 0.8
+    box.fillColor = _rl_color(tag.colors["fill"])
+    box.strokeColor = _rl_color(tag.colors["stroke"])
+    text = String(left, 0, tag.text, fontName=font, fontSize=tag.pt)
+    text.fillColor = _rl_color(tag.colors["text"])
     # (the drawing's y axis points down, as in SVG: the tag is flipped back)
-    tag = Group(box, text, transform=(1, 0, 0, -1, x + 4, y + 4))
+    return Group(box, text, transform=(1, 0, 0, -1, tag.x, tag.y))
+
+
+def _add_tags(group: Any, tags: list[Tag]) -> list[tuple[Any, str, Any]]:
+    """Draw ``tags`` last in ``group`` (over everything); returns the undo."""
+    if not tags:
+        return []
     undo = [(group, "contents", group.contents)]
-    group.contents = [*group.contents, tag]
+    group.contents = [*group.contents, *(_rl_tag(t) for t in tags)]
     return undo
+
+
+def paint_tags(
+    picture: Any, tags: list[Tag], shift: tuple[float, float], px: float
+) -> Any:
+    """``picture`` (a PIL image of the engine's PNG of that SVG, ``px`` pixels
+    a point) with ``tags`` drawn on it, as the PDF pages draw them."""
+    if not tags:
+        return picture
+    from PIL import ImageDraw
+
+    picture = picture.convert("RGB")
+    draw = ImageDraw.Draw(picture)
+    for tag in tags:
+        font = _tag_font(tag.pt * px, tag.bold)
+        width = draw.textlength(tag.text, font=font) / px
+        x0, y0, x1, y1 = tag.box(width)
+        box = [((v + d) * px) for v, d in zip((x0, y0, x1, y1), shift * 2)]
+        draw.rounded_rectangle(
+            box,
+            radius=3 * px,
+            fill=tag.colors["fill"],
+            outline=tag.colors["stroke"],
+            width=max(1, round(0.8 * px)),
+        )
+        left = tag.x - width if tag.end else tag.x
+        draw.text(
+            ((left + shift[0]) * px, (tag.y + shift[1]) * px),
+            tag.text,
+            font=font,
+            fill=tag.colors["text"],
+            anchor="ls",  # (x, y): the start of the baseline, as in the PDF
+        )
+    return picture
+
+
+def _tag_font(size_px: float, bold: bool = False) -> Any:
+    """A Helvetica-like font for the tags of raster frames: a system one where
+    there is one, else Pillow's own (scalable since Pillow 10.1)."""
+    from PIL import ImageFont
+
+    names = (
+        (
+            "Arial Bold.ttf",
+            "arialbd.ttf",
+            "LiberationSans-Bold.ttf",
+            "DejaVuSans-Bold.ttf",
+        )
+        if bold
+        else ("Arial.ttf", "arial.ttf", "LiberationSans-Regular.ttf", "DejaVuSans.ttf")
+    )
+    size = max(1.0, size_px)
+    for name in names:
+        try:
+            return ImageFont.truetype(name, size)
+        except OSError:
+            continue
+    return ImageFont.load_default(size)
 
 
 def _middle(points: list[float]) -> tuple[float, float]:
@@ -888,15 +1085,6 @@ def _middle(points: list[float]) -> tuple[float, float]:
         (x0 + 3 * x1 + 3 * x2 + x3) / 8,
         (y0 + 3 * y1 + 3 * y2 + y3) / 8,
     )
-
-
-def _shapes(node: Any) -> Any:
-    """The shapes (not groups) of a reportlab group, in drawing order."""
-    for child in getattr(node, "contents", ()):
-        if hasattr(child, "contents"):
-            yield from _shapes(child)
-        else:
-            yield child
 
 
 def _strings(node: Any) -> Any:

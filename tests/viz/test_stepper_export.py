@@ -583,3 +583,81 @@ def test_exported_html_steps_in_chromium_without_a_kernel(tmp_path: Path) -> Non
         assert stroke == "rgb(213, 94, 0)"  # #d55e00
     assert not blocked, blocked
     assert not errors, errors
+
+
+def colour_share(image: Any, colour: str, box: tuple | None = None) -> float:
+    """The share of ``image``'s pixels (within ``box``) of about ``colour``."""
+    import numpy as np
+
+    rgb = np.asarray((image.crop(box) if box else image).convert("RGB"), dtype=int)
+    want = np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)])
+    return float((np.abs(rgb - want).max(axis=-1) <= 6).mean())
+
+
+def test_png_and_gif_frames_tag_the_gradients_sent(tmp_path: Path) -> None:
+    """PNG and GIF frames carry the tags the PDF pages (and the widget) put
+    on the edges the running node just sent gradients along, at the edge's
+    middle; the frame before backward has none."""
+    Image = pytest.importorskip("PIL.Image")
+    stepper = seed_stepper()
+    dpi = 72
+    folder = stepper.save(tmp_path / "png", fmt="png", dpi=dpi)
+    svg = (stepper.save(tmp_path / "svg", fmt="svg") / "frame_000.svg").read_text()
+    shift, geometry = export.svg_geometry(svg)
+    fill = export.EDGE_TAG["fill"]
+    pictures = [Image.open(f) for f in sorted(folder.glob("frame_*.png"))]
+    assert colour_share(pictures[0], fill) == 0
+    strip = pictures[0].height - round(render.svg_size(svg)[1] * dpi / 72)
+    tagged = 0
+    for k, frame in enumerate(stepper.frames, start=1):
+        picture = pictures[k]  # (an AccumulateGrad sends nothing: no tag)
+        assert (colour_share(picture, fill) > 0) == bool(frame.edge_values), k
+        left = (picture.width - round(render.svg_size(svg)[0] * dpi / 72)) // 2
+        for eid in frame.edge_values:
+            x, y = export._middle(geometry[f"ex-{eid}"])
+            u, v = left + (x + shift[0]) * dpi / 72, strip + (y + shift[1]) * dpi / 72
+            # the tag starts right of the middle, its text on a line just under it
+            near = (round(u), round(v - 8), round(u + 40), round(v + 8))
+            assert colour_share(picture, fill, near) > 0.08, (k, eid)
+            tagged += 1
+    assert tagged >= 8
+    gif = stepper.save(tmp_path / "s.gif", size="slide", dpi=48)
+    with Image.open(gif) as image:
+        shares = []
+        for k in range(image.n_frames):
+            image.seek(k)
+            shares.append(colour_share(image, fill))
+    sent = [False] + [bool(f.edge_values) for f in stepper.frames]
+    assert [s > 0 for s in shares] == sent, shares
+
+
+def test_folded_frames_say_which_repeat_runs(tmp_path: Path) -> None:
+    """A folded loop's PDF pages and GIF frames carry the block's tag, as the
+    widget does: "× 4: repeat 2 of 4 running (1 done)" over the block."""
+    Image = pytest.importorskip("PIL.Image")
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_viz_large import recurrent
+
+    loss, params = recurrent(minigrad, 5)
+    stepper = BackwardStepper(loss, params=params, fold=True, id_prefix="F-")
+    (fold,) = stepper.drawing.folds
+    pdf = stepper.save(tmp_path / "loop.pdf", size="slide").read_bytes()
+    pages = [p for p in page_streams(pdf) if b" Tj" in p]
+    assert len(pages) == len(stepper.frames) + 1
+    assert b"running" not in pages[0] and b"run yet" not in pages[0]  # (no tag)
+    notes = set()
+    for k, frame in enumerate(stepper.frames, start=1):
+        note = frame.folds[fold.id]
+        # (in PDF string syntax: × in WinAnsi, brackets escaped)
+        text = note.replace("(", "\\(").replace(")", "\\)").replace("×", "\\327")
+        assert f"({text}) Tj".encode("latin-1") in pages[k], (k, note)
+        notes.add(note)
+    assert any("running" in n for n in notes) and any("all 4" in n for n in notes)
+    gif = stepper.save(tmp_path / "loop.gif", size="slide43", dpi=24, progress=False)
+    with Image.open(gif) as image:
+        shares = []
+        for k in range(image.n_frames):
+            image.seek(k)
+            shares.append(colour_share(image, export.FOLD_TAG["fill"]))
+    assert len(shares) == len(pages)
+    assert shares[0] == 0 and all(s > 0 for s in shares[1:]), shares
