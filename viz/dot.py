@@ -442,7 +442,8 @@ def _function_label(
     return lab.html(plain)
 
 
-_STALE_OF = re.compile(r"which is (output \d+ of \w+)")
+# [\w:]: a node may be namespaced, torch::autograd::CopySlices
+_STALE_OF = re.compile(r"which is (output \d+ of [\w:]+)")
 
 
 def _saved_label(

@@ -65,3 +65,15 @@ def test_bad_detail_is_refused(framework):
     a = framework.tensor(1.0, requires_grad=True)
     with pytest.raises(ValueError, match="detail must be one of"):
         viz.backward_graph(a * 2, detail="novice")
+
+
+def test_stale_slot_names_a_namespaced_node_in_full(framework):
+    # lesson 6: b[0] = ... gives b the node CopySlices, which PyTorch's version
+    # error names torch::autograd::CopySlices; the label once stopped at "::"
+    a = framework.tensor([1.0, 3.0], requires_grad=True)
+    b = a + 2
+    loss = (b * b).mean()
+    b[0] = 1000.0
+    src = viz.backward_graph(loss, params={"a": a, "b": b, "loss": loss}).source
+    name = framework.__name__
+    assert f"is output 0 of {name}::autograd::CopySlices<" in src
