@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _backward_io, _fastpath, function, grad_mode
+from . import _backward_io, _fastpath, _profiling, function, grad_mode
 from ._anomaly import call_in_anomaly_mode
 from ._backward_io import tensors as tensors_of
 from ._dtype import from_numpy_dtype
@@ -168,6 +168,8 @@ class GraphTask:
             with np.errstate(all="ignore"):
                 event = None
                 ready, run_next = self.ready, self.run_next
+                if _profiling.recorder is not None:  # each node as a timed range
+                    run_next = _profiling.recorder.evaluating(self)
                 if limit is None and not trace and _fastpath.enabled:
                     # the common nodes inline, the rest by run_next
                     event = _fastpath.run_all(self, _add_to_buffer)
@@ -223,6 +225,8 @@ class GraphTask:
                     record.accumulated(node.variable)
         elif grads[0] is not None or any(g is not None for g in grads):
             call = call_in_anomaly_mode if grad_mode.state.anomaly else _call
+            if _profiling.recorder is not None:  # a profiler times the formula
+                call = _profiling.recorder.timed_call
             outs = call(node, grads, self.graph)
         else:
             outs = [None] * len(node.next_functions)

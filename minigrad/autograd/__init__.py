@@ -9,7 +9,7 @@ from .._warn import warn
 from ..engine import StepEvent, backward, backward_steps, grad
 from ..grad_mode import enable_grad, no_grad, set_grad_enabled
 from ..gradcheck import GradcheckError, gradcheck, gradgradcheck
-from . import forward_ad, function, functional, graph, variable
+from . import forward_ad, function, functional, graph, profiler, variable
 from .function import Function
 from .variable import Variable
 
@@ -58,6 +58,7 @@ __all__ = [
     "enable_grad",
     "function",
     "functional",
+    "profiler",
     "grad",
     "gradcheck",
     "gradgradcheck",

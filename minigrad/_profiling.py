@@ -1,0 +1,139 @@
+"""What a profiler records while one is on (``autograd/profiler.py`` reads it).
+
+When no profiler is on, ``recorder`` is None and nothing here runs: the core
+checks that one name on its general path only, and the fast paths
+(``_fastpath.py``) are switched off for as long as a profiler records, so every
+op comes through ``Function.apply`` and every node through ``run_next``.
+
+A ``Recorder`` keeps one ``Range`` per op call, per node the engine runs and per
+``record_function`` block: its name, start and end (``perf_counter_ns``), the
+range it was opened in, and the shapes of its tensor inputs. Op names are
+PyTorch's ATen names, made from the node class an op records
+(``MmBackward0`` -> ``aten::mm``); a user's Function is named by its class, as
+PyTorch names it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from time import perf_counter_ns
+from typing import Any
+
+from .node import AccumulateGrad, Node, _call
+
+recorder: Recorder | None = None  # the profiler recording now, if any
+
+
+@dataclass(eq=False)
+class Range:
+    """One timed call: an op, a node, or a ``record_function`` block."""
+
+    name: str
+    start_ns: int
+    parent: Range | None
+    input_shapes: list = field(default_factory=list)
+    end_ns: int = -1
+    children: list[Range] = field(default_factory=list)
+
+
+class Recorder:
+    """The ranges of one profiling session, in the order they were opened."""
+
+    def __init__(self, record_shapes: bool) -> None:
+        self.record_shapes = record_shapes
+        self.ranges: list[Range] = []
+        self.open: Range | None = None  # the innermost range not yet closed
+        self._reentry = False  # see opens()
+
+    def begin(self, name: str, args: Sequence = ()) -> Range:
+        shapes = [_shape(a) for a in args] if self.record_shapes else []
+        r = Range(name, perf_counter_ns(), self.open, shapes)
+        if self.open is not None:
+            self.open.children.append(r)
+        self.ranges.append(r)
+        self.open = r
+        return r
+
+    def end(self, r: Range) -> None:
+        r.end_ns = perf_counter_ns()
+        self.open = r.parent
+
+    # ``Function.apply`` asks ``opens(cls, args)``: True the first time, when it
+    # opens the op's range and then calls itself to run the op; False for that
+    # inner call, which runs the op (ops inside a user's forward are opened anew).
+    def opens(self, cls: type, args: Sequence) -> bool:
+        if self._reentry:
+            self._reentry = False
+            return False
+        self.begin(op_name(cls), args)
+        self._reentry = True
+        return True
+
+    def close(self) -> None:
+        self._reentry = False  # (forward raised before the inner call began)
+        self.end(self.open)
+
+    def evaluating(self, task: Any) -> Callable[[bool], Any]:
+        """``task.run_next`` inside PyTorch's ``evaluate_function`` range, named
+        for the node at the head of the ready queue (the one it runs)."""
+        run_next, ready, selection = task.run_next, task.ready, task.selection
+
+        def run(trace: bool) -> Any:
+            node = ready[0][2]
+            r = self.begin(f"autograd::engine::evaluate_function: {node_name(node)}")
+            runs = selection is None or selection.runs(node)  # (else: captured)
+            try:
+                if type(node) is AccumulateGrad and runs:  # it runs no formula
+                    inner = self.begin(node_name(node))
+                    try:
+                        return run_next(trace)
+                    finally:
+                        self.end(inner)
+                return run_next(trace)
+            finally:
+                self.end(r)
+
+        return run
+
+    def timed_call(self, node: Node, grads: list, graph: bool) -> Sequence:
+        """The node's formula (``node._call``) as a range named for the node."""
+        r = self.begin(node_name(node), grads)
+        try:
+            return _call(node, grads, graph)
+        finally:
+            self.end(r)
+
+
+def node_name(node: Node) -> str:
+    if type(node) is AccumulateGrad:  # PyTorch's C++ name, with minigrad for torch
+        return "minigrad::autograd::AccumulateGrad"
+    return node.name()
+
+
+_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+_WORD = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+# nodes named for a private ATen op (aten::reshape calls aten::_unsafe_view)
+_PRIVATE = {"UnsafeView": "unsafe_view"}
+
+
+def op_name(cls: type) -> str:
+    """``aten::mm`` for the op whose node is ``MmBackward0``; a user's
+    Function's own class name."""
+    if not cls._array_backward:
+        return cls.__name__
+    name = _BACKWARD_SUFFIX.sub("", cls._backward_cls.__name__)
+    if name in _PRIVATE:
+        return f"aten::_{_PRIVATE[name]}"
+    name = re.sub(r"(\d)D", r"\1d", name)  # MaxPool2D... -> max_pool2d...
+    return "aten::" + _WORD.sub("_", name).lower()
+
+
+def _shape(a: Any) -> list:
+    """A tensor's (or gradient array's) shape; ``[]`` for anything else, as
+    PyTorch lists a number."""
+    shape = getattr(a, "shape", None)
+    return list(shape) if isinstance(shape, tuple) else []
