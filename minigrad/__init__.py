@@ -71,6 +71,7 @@ from .creation import (
     normal,
     ones,
     ones_like,
+    poisson,
     rand,
     rand_like,
     randint,

@@ -17,6 +17,7 @@ from ._from_data import (
 )
 from ._generator import Generator, default_generator
 from ._tensor import Tensor
+from ._views_inplace import bump_version
 from .ops import arithmetic as A
 from .ops import random as R
 from .ops._common import broadcast_shape, preserve_layout
@@ -537,6 +538,20 @@ def bernoulli(
     return R.Bernoulli.apply(input, values)
 
 
+def poisson(input: Tensor, generator: Any = None) -> Tensor:
+    """Counts drawn from Poisson(rate), one per element of ``input`` (the
+    rates), in its dtype. numpy's sampler draws them, seeded from the
+    generator, so a seed repeats them (PyTorch's own stream differs)."""
+    _check_input(input, "poisson")
+    _float_only(input, "poisson_cpu")
+    rates = input._data
+    if not (rates >= 0).all():  # (nan too)
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    seed = _gen(generator, "poisson").random_int64() % 2**63
+    counts = np.asarray(np.random.default_rng(seed).poisson(rates.astype(np.float64)))
+    return R.Poisson.apply(input, counts.astype(rates.dtype).reshape(rates.shape))
+
+
 def _sample_count(n: Any) -> int:
     if n <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
@@ -549,11 +564,23 @@ def multinomial(
     replacement: bool = False,
     *,
     generator: Any = None,
+    out: Tensor | None = None,
 ) -> Tensor:
     """Category indices drawn with the row's (unnormalised) weights: with
     replacement by inverting the cumulative weights, without by the
-    exponential race (each category's ``Exp(1) / weight``, smallest first)."""
+    exponential race (each category's ``Exp(1) / weight``, smallest first).
+    ``out=`` (an int64 tensor) is resized to the result and written."""
     _check_input(input, "multinomial")
+    if out is not None:
+        if not isinstance(out, Tensor):
+            raise TypeError(
+                "multinomial(): argument 'out' must be Tensor, not "
+                f"{type(out).__name__}"
+            )
+        if out.dtype is not dt.int64:
+            raise RuntimeError(
+                f"multinomial expects Long tensor out, got: {out.dtype._scalar_type}"
+            )
     if not input.is_floating_point():
         raise RuntimeError(
             "multinomial only supports floating-point dtypes for input, got: "
@@ -581,13 +608,17 @@ def multinomial(
     if replacement:
         edges = np.cumsum(rows / totals, axis=1)
         picks = [np.searchsorted(e, x, side="right") for e, x in zip(edges, u)]
-        out = np.minimum(np.array(picks), rows.shape[1] - 1)
+        picks = np.minimum(np.array(picks), rows.shape[1] - 1)
     else:
         with np.errstate(divide="ignore"):
             race = -np.log1p(-u) / rows  # a zero weight never wins (inf)
-        out = np.argsort(race, axis=1, kind="stable")[:, :n]
-    out = out.astype(np.int64).reshape(*input.shape[:-1], n)
-    return Tensor._make(out, False)
+        picks = np.argsort(race, axis=1, kind="stable")[:, :n]
+    drawn = picks.astype(np.int64).reshape(*input.shape[:-1], n)
+    if out is None:
+        return Tensor._make(drawn, False)
+    out._data = drawn  # resized to the draw, as PyTorch resizes out
+    bump_version(out)
+    return out
 
 
 for _fill in (

@@ -1,5 +1,6 @@
 """Random fills: ``uniform_``, ``normal_``, ``random_``, ``exponential_``,
-``geometric_``, ``cauchy_``, ``log_normal_``, ``bernoulli_`` and ``bernoulli``.
+``geometric_``, ``cauchy_``, ``log_normal_``, ``bernoulli_``, ``bernoulli`` and
+``poisson``.
 The values come from a generator (drawn by the caller, ``creation.py``, and
 handed in as an array), so nothing flows back to the tensor they overwrite or
 to the probabilities they were drawn with: every gradient is zero, as in
@@ -20,6 +21,7 @@ Classes (and the node each records):
     Bernoulli            BernoulliBackward0
     BernoulliTensor      BernoulliBackward1
     BernoulliScalar      BernoulliBackward2
+    Poisson              PoissonBackward0
     NormalTensorFloat    NormalBackward1
     NormalFloatTensor    NormalBackward2
     NormalTensorTensor   NormalBackward3
@@ -107,6 +109,12 @@ class Bernoulli(RandomFill):
     """d bernoulli(p) = 0 (a new tensor drawn with probabilities p)"""
 
     node_name = "BernoulliBackward0"
+
+
+class Poisson(RandomFill):
+    """d poisson(rates) = 0 (a new tensor of counts drawn with those rates)"""
+
+    node_name = "PoissonBackward0"
 
 
 class BernoulliScalar(RandomFill):

@@ -477,6 +477,7 @@ RANDOM: dict[str, Case] = {
     "Cauchy": case(lambda T, a: (a * 1).cauchy_() * 0, S),
     "LogNormal": case(lambda T, a: (a * 1).log_normal_(0.0, 0.5) * 0, S),
     "Bernoulli": case(lambda T, a: T.bernoulli(a * 0), S),
+    "Poisson": case(lambda T, a: T.poisson(a * 0), S),
     "BernoulliScalar": case(lambda T, a: (a * 1).bernoulli_(1.0), S),
     "BernoulliTensor": case(lambda T, a, p: (a * 1).bernoulli_(p * 0), S, (3,)),
     "NormalTensorFloat": case(lambda T, a: T.normal(a * 0, 0.0), S),
