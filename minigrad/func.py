@@ -20,7 +20,7 @@ from typing import Any
 from . import grad_mode
 from ._tensor import Tensor
 from .autograd.forward_ad import double_backward_jvp
-from .autograd.function import VmapInfo, transform
+from .autograd.function import Function, VmapInfo, transform
 from .creation import zeros_like
 from .engine import grad as _grad
 from .ops.join import stack
@@ -232,6 +232,8 @@ def vmap(
                 "vmap: Expected all tensors to have the same size in the mapped "
                 f"dimension, got sizes {sizes} for the mapped dimension"
             )
+        if _has_own_vmap_rule(func):
+            return _whole_batch(func, args, dims, sizes[0], out_dims, randomness)
         # a Function applied inside is checked (and its vmap rule used) as
         # PyTorch does under vmap
         with transform("vmap", VmapInfo(sizes[0], randomness)):
@@ -249,6 +251,51 @@ def vmap(
         return stack(results, out_dims)
 
     return wrapper
+
+
+def _has_own_vmap_rule(func: Callable) -> bool:
+    """``vmap(MyFunction.apply)`` of a Function with its own ``vmap`` rule."""
+    cls = getattr(func, "__self__", None)
+    return (
+        getattr(func, "__name__", None) == "apply"
+        and isinstance(cls, type)
+        and issubclass(cls, Function)
+        and cls.setup_context is not Function.setup_context
+        and cls.vmap is not Function.vmap
+        and not cls.generate_vmap_rule
+    )
+
+
+def _whole_batch(
+    func: Callable, args: tuple, dims: Any, size: int, out_dims: Any, randomness: str
+) -> Any:
+    """The rule called once with the whole batch, its size and each input's
+    batch dim (None for an unmapped one), as PyTorch calls it; its results'
+    batch dims are moved to ``out_dims`` (a result it says is unbatched,
+    ``None``, is the same for every element)."""
+    in_dims = tuple(
+        None if d is None or not isinstance(a, Tensor) else d % a.dim()
+        for a, d in zip(args, dims)
+    )
+    out, rule_dims = func.__self__.vmap(VmapInfo(size, randomness), in_dims, *args)
+
+    def place(o: Any, od: Any, target: Any) -> Any:
+        if not isinstance(o, Tensor):
+            return o
+        if od is None:  # the same value for the whole batch
+            o, od = o.unsqueeze(0).expand(size, *o.shape), 0
+        same = od % o.dim() == target % o.dim()
+        return o if same else o.movedim(od, target)  # (a permute only if moved)
+
+    if isinstance(out, tuple):
+        rule_dims = (
+            rule_dims if isinstance(rule_dims, tuple) else (rule_dims,) * len(out)
+        )
+        targets = (
+            out_dims if isinstance(out_dims, (tuple, list)) else (out_dims,) * len(out)
+        )
+        return tuple(place(o, d, t) for o, d, t in zip(out, rule_dims, targets))
+    return place(out, rule_dims, out_dims)
 
 
 def functional_call(
