@@ -86,15 +86,24 @@ class Copy(Op):
 
     @staticmethod
     def forward(ctx: Ctx, dst: Any, src: Any) -> Any:
-        ctx.src_shape = src._data.shape
+        ctx.src_dtype = src._data.dtype
         out = np.empty_like(dst._data)
         out[...] = src._data  # broadcasts and casts into dst's shape and dtype
         return out
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        # zeros_like: a constant under create_graph too, as PyTorch's
-        return f.zeros_like(g), f.sum_to(g, ctx.src_shape)
+        # zeros_like: a constant under create_graph too, as PyTorch's; g cast
+        # to src's dtype first, the engine sums it to src's shape after
+        g_src = g
+        if f.data(g).dtype != ctx.src_dtype:
+            np_dtype = ctx.src_dtype
+            g_src = (
+                g.astype(np_dtype)
+                if isinstance(g, np.ndarray)
+                else ToCopy.apply(g, np_dtype)
+            )
+        return f.zeros_like(g), g_src
 
 
 class Zero(Op):
