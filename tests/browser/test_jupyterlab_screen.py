@@ -79,6 +79,17 @@ SCROLLED = "() => [...document.querySelectorAll('.jp-WindowedPanel-outer')]" \
     ".map(e => e.scrollTop)"  # fmt: skip
 
 
+# Panel values printed over several rows (matrices) that the panel broke over
+# more lines still (a one-line value, a tuple of next_functions, may wrap).
+WRAPPED_VALUES = """() => [...document.querySelectorAll('.mg-panel pre')]
+.filter((pre) => {
+  const lines = pre.textContent.split('\\n').length;
+  if (lines < 2) return false;
+  const h = parseFloat(getComputedStyle(pre).lineHeight);
+  return Math.round(pre.getBoundingClientRect().height / h) > lines;
+}).map((pre) => pre.textContent)"""
+
+
 def step_through(page: Any, name: str, size: tuple[int, int]) -> list[float]:
     """Click Next to the end; at each step the running node must be in view.
     Returns the browser's time per step (ms)."""
@@ -88,6 +99,10 @@ def step_through(page: Any, name: str, size: tuple[int, int]) -> list[float]:
         if "fail" in out:
             pytest.fail(f"{name} step {k} at {size}: {out['fail']}")
         times.append(out["ms"])
+        # the panel shows each matrix as printed: beside a key column that never
+        # wrapped ("-> AccumulateGrad (4.weight)") a row broke in two
+        broken = page.evaluate(WRAPPED_VALUES)
+        assert not broken, f"{name} step {k} at {size}: panel rows wrapped {broken}"
         if "(done)" in out["status"]:
             break
     assert f"step {k} of {k} (done)" in out["status"]  # every node ran

@@ -406,7 +406,8 @@ export function mount(model, root) {
     for (const [key, value] of p.rows || []) {
       const row = table.insertRow();
       row.appendChild(tag("td", "", key));
-      row.insertCell().appendChild(tag("pre", "", value));
+      // a value printed over rows (a matrix) keeps them; a one-line one wraps
+      row.insertCell().appendChild(tag("pre", value.includes("\n") ? "mg-rows" : "", value));
     }
     panel.appendChild(table);
   }
