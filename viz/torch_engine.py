@@ -216,8 +216,17 @@ def _hooked_tensors(nodes: list) -> list[Any]:
     found = [leaf for leaf in found if leaf._backward_hooks]
     for obj in gc.get_objects():
         # type(), not isinstance(): some objects (lazy modules) warn on __class__
-        if issubclass(type(obj), torch.Tensor) and obj.grad_fn is not None:
-            if id(obj.grad_fn) in ids and (obj._backward_hooks or obj.retains_grad):
+        if not issubclass(type(obj), torch.Tensor):
+            continue
+        try:
+            grad_fn = obj.grad_fn
+        except RuntimeError:
+            # any live tensor of the program is visited: reading grad_fn of a
+            # view made under no_grad whose base changed in place raises, and
+            # such a view is in no graph
+            continue
+        if grad_fn is not None and id(grad_fn) in ids:
+            if obj._backward_hooks or obj.retains_grad:
                 found.append(obj)
     return found
 

@@ -224,6 +224,23 @@ def test_tensor_hooks_and_retain_grad_run_in_their_own_step() -> None:
     assert params["a"]._backward_hooks and len(params["a"]._backward_hooks) == 1
 
 
+def test_a_stale_no_grad_view_elsewhere_in_the_program_is_passed_over() -> None:
+    """The stepper looks through every live tensor for hooks; reading
+    ``grad_fn`` of a view made under no_grad whose base then changed in place
+    raises in PyTorch, and such a leftover (from another cell) must not stop
+    stepping an unrelated graph (it did, depending on what ran before)."""
+    base = torch.ones(3, requires_grad=True).clone()
+    with torch.no_grad():
+        stale = base[:2]
+    base.mul_(2)
+    with pytest.raises(RuntimeError, match="view was created in no_grad mode"):
+        _ = stale.grad_fn
+    log: list = []
+    loss, params = hooked(torch, log)
+    frames = BackwardStepper(loss, params=params).run_all()
+    assert any(f.retained for f in frames) and params["c"].grad is not None
+
+
 def test_the_widget_panel_and_exports_read_torch_frames(tmp_path: Any) -> None:
     loss, params = seed(torch)
     stepper = BackwardStepper(loss, params=params)
