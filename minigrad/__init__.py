@@ -548,6 +548,8 @@ from ._device import (  # noqa: E402
     set_default_device,
 )
 from .serialization import load, save  # noqa: E402
+
+vmap = func.vmap  # PyTorch exports torch.vmap, the very torch.func.vmap
 from .utils import checkpoint as _checkpoint  # noqa: E402, F401  (utils.checkpoint)
 from .utils import data as _data  # noqa: E402, F401  (minigrad.utils.data)
 

@@ -41,6 +41,7 @@ from .ops import unary as U
 from .ops import views as V
 from .ops._common import _NUMBER, _as_tensor, _scalar, broadcast_shape
 from .ops.linalg import matmul
+from .storage import TypedStorage
 
 # The Tensor class, handed down by _tensor.py (the methods make Tensors).
 Tensor: Any = None
@@ -165,8 +166,14 @@ class TensorBase(ViewsAndInplace):
     def tolist(self) -> Any:
         return self._data.tolist()
 
+    def storage(self) -> TypedStorage:
+        """The whole buffer this tensor views (PyTorch's deprecated TypedStorage)."""
+        return TypedStorage(self._data, self.dtype)
+
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        if self.requires_grad and not force:
+        # PyTorch refuses only while grad mode is on: a custom Function's
+        # forward (and the mark_dirty docs) call numpy() on its inputs.
+        if self.requires_grad and grad_mode.is_grad_enabled() and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use "
                 "tensor.detach().numpy() instead."
@@ -1466,6 +1473,7 @@ class TensorBase(ViewsAndInplace):
         """Basic indexing is a chain of views (select/slice/unsqueeze), as in
         PyTorch; any list, array or tensor index makes one IndexBackward0 copy,
         of what the basic part of the key viewed first."""
+        key = _ranges_as_lists(key)
         _check_index_items(key)
         if isinstance(key, (Tensor, list, np.ndarray)) and not _is_int_scalar(key):
             return self._index(key)
@@ -1754,7 +1762,7 @@ class TensorBase(ViewsAndInplace):
             if isinstance(k, Tensor)
             else None
             if isinstance(k, slice)
-            else Tensor._make(np.asarray(k), False)
+            else Tensor._make(_list_index(k), False)
             for k in items
         )
         return IX.Index.apply(self, np_key, indices)
@@ -1771,6 +1779,7 @@ class TensorBase(ViewsAndInplace):
                 f"minigrad.{self.dtype._legacy}"
             )
         value = _as_tensor(value)
+        key = _ranges_as_lists(key)
         _check_index_items(key)
         if isinstance(key, (bool, np.bool_)) and not key:
             return  # PyTorch writes nothing (and bumps no version) for x[False]
@@ -2079,7 +2088,7 @@ def _consumed(k: Any) -> int:
     if k is None or k is Ellipsis or isinstance(k, (bool, np.bool_)):
         return 0
     if isinstance(k, (Tensor, list, np.ndarray)) and not _is_int_scalar(k):
-        arr = k._data if isinstance(k, Tensor) else np.asarray(k)
+        arr = k._data if isinstance(k, Tensor) else _list_index(k)
         return arr.ndim if arr.dtype == np.bool_ else 1
     return 1
 
@@ -2091,6 +2100,23 @@ def _taken(items: list) -> int:
 
 _SPECIFY_DIM = " Specify the reduction dim with the 'dim' argument."
 _INDEX_ITEM = (int, np.integer, np.bool_, slice, list, np.ndarray, str)
+
+
+def _list_index(k: Any) -> np.ndarray:
+    """A list index as an array; an empty one indexes nothing, as int64 (numpy
+    would make it float64 and refuse it)."""
+    arr = np.asarray(k)
+    return arr.astype(np.int64) if arr.size == 0 and arr.dtype.kind == "f" else arr
+
+
+def _ranges_as_lists(key: Any) -> Any:
+    """A ``range`` indexes as the list of its ints (PyTorch reads any sequence
+    as an index tensor: ``logprobs[range(n), y]`` in the makemore lectures)."""
+    if isinstance(key, range):
+        return list(key)
+    if isinstance(key, tuple) and any(isinstance(k, range) for k in key):
+        return tuple(list(k) if isinstance(k, range) else k for k in key)
+    return key
 
 
 def _check_index_items(key: Any) -> None:
@@ -2109,7 +2135,7 @@ def _numpy_key(key: Any) -> Any:
         if isinstance(k, Tensor):
             return k._data
         if isinstance(k, list):
-            return np.asarray(k)
+            return _list_index(k)
         return k
 
     return tuple(conv(k) for k in key) if isinstance(key, tuple) else conv(key)

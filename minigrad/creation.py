@@ -569,6 +569,7 @@ def multinomial(
     """Category indices drawn with the row's (unnormalised) weights: with
     replacement by inverting the cumulative weights, without by the
     exponential race (each category's ``Exp(1) / weight``, smallest first).
+    One draw with replacement is a race too: PyTorch takes that fast path.
     ``out=`` (an int64 tensor) is resized to the result and written."""
     _check_input(input, "multinomial")
     if out is not None:
@@ -604,8 +605,9 @@ def multinomial(
             "invalid multinomial distribution (sum of probabilities <= 0)"
         )
     gen = _gen(generator, "multinomial")
-    u = _units(gen, (rows.shape[0], n if replacement else rows.shape[1]))
-    if replacement:
+    by_cumsum = replacement and n > 1
+    u = _units(gen, (rows.shape[0], n if by_cumsum else rows.shape[1]))
+    if by_cumsum:
         edges = np.cumsum(rows / totals, axis=1)
         picks = [np.searchsorted(e, x, side="right") for e, x in zip(edges, u)]
         picks = np.minimum(np.array(picks), rows.shape[1] - 1)

@@ -30,17 +30,65 @@ def _nums(argnums: Any) -> tuple[int, ...]:
     return (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
 
+def _leaves(tree: Any) -> list[Tensor]:
+    """The tensors of a pytree (a tensor, or tuples/lists/dicts of them), in
+    order: transforms take ``{name: parameter}`` dicts, as PyTorch's do."""
+    if isinstance(tree, Tensor):
+        return [tree]
+    if isinstance(tree, (tuple, list)):
+        return [leaf for t in tree for leaf in _leaves(t)]
+    if isinstance(tree, dict):
+        return [leaf for t in tree.values() for leaf in _leaves(t)]
+    return []
+
+
+def _rebuild(tree: Any, leaves: Any) -> Any:
+    """``tree`` with its tensors replaced, in order, by those ``leaves`` yields."""
+    if isinstance(tree, Tensor):
+        return next(leaves)
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(_rebuild(t, leaves) for t in tree)
+    if isinstance(tree, dict):
+        return {k: _rebuild(v, leaves) for k, v in tree.items()}
+    return tree
+
+
+def _requires_grad(args: Sequence[Any], nums: tuple[int, ...]) -> bool:
+    return any(leaf.requires_grad for i in nums for leaf in _leaves(args[i]))
+
+
 def _inputs(args: Sequence[Any], nums: tuple[int, ...]) -> tuple[list, list]:
-    """The arguments with those at ``nums`` replaced by tensors to
-    differentiate: an alias when they already require grad (nesting), else a
-    detached copy that requires grad."""
+    """The arguments with the tensors at ``nums`` (pytrees' too) replaced by
+    tensors to differentiate: an alias when they already require grad
+    (nesting), else a detached copy that requires grad."""
     args, xs = list(args), []
     for i in nums:
-        a = args[i]
-        x = a.view_as(a) if a.requires_grad else a.detach().requires_grad_()
-        args[i] = x
-        xs.append(x)
+        fresh = [
+            a.view_as(a) if a.requires_grad else a.detach().requires_grad_()
+            for a in _leaves(args[i])
+        ]
+        args[i] = _rebuild(args[i], iter(fresh))
+        xs.extend(fresh)
     return args, xs
+
+
+def _regroup(args: Sequence[Any], nums: tuple[int, ...], flat: list) -> list:
+    """One value per argument at ``nums``, shaped like that argument."""
+    it = iter(flat)
+    return [_rebuild(args[i], it) for i in nums]
+
+
+def _unalias(tree: Any, xs: list, originals: list) -> Any:
+    """An aux output that is one of the transform's inputs comes back as the
+    caller's own tensor, as PyTorch unwraps it."""
+    for x, orig in zip(xs, originals):
+        if tree is x:
+            return orig
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(_unalias(t, xs, originals) for t in tree)
+    if isinstance(tree, dict):
+        return {k: _unalias(v, xs, originals) for k, v in tree.items()}
+    return tree
 
 
 def _plain(t: Any, keep_graph: bool) -> Any:
@@ -68,7 +116,7 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         nums = _nums(argnums)
-        keep = any(args[i].requires_grad for i in nums)
+        keep = _requires_grad(args, nums)
         with grad_mode.enable_grad():
             new_args, xs = _inputs(args, nums)
             with transform("grad"):
@@ -89,11 +137,12 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
                     f"Tensor, got tensor with {dims} dims. Maybe you wanted to use "
                     "the vjp or jacrev APIs instead?"
                 )
-            gs = [_plain(g, keep) for g in _grads(out, xs)]
+            gs = _regroup(args, nums, [_plain(g, keep) for g in _grads(out, xs)])
         g = gs[0] if isinstance(argnums, int) else tuple(gs)
         value = _plain(out, keep)
         if has_aux:
-            return g, (value, _plain(aux, keep))
+            originals = [leaf for i in nums for leaf in _leaves(args[i])]
+            return g, (value, _unalias(_plain(aux, keep), xs, originals))
         return g, value
 
     return wrapper
@@ -112,10 +161,12 @@ def grad(func: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
 
 
 def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
-    """``(func(*primals), vjp_fn)``: ``vjp_fn(v)`` gives ``vᵀ J`` for each primal."""
-    keep = any(p.requires_grad for p in primals)
+    """``(func(*primals), vjp_fn)``: ``vjp_fn(v)`` gives ``vᵀ J`` for each primal
+    (a primal may be a pytree, e.g. a parameter dict: its part is one too)."""
+    nums = tuple(range(len(primals)))
+    keep = _requires_grad(primals, nums)
     with grad_mode.enable_grad():
-        args, xs = _inputs(primals, tuple(range(len(primals))))
+        args, xs = _inputs(primals, nums)
         with transform("vjp"):
             result = func(*args)
     out, aux = result if has_aux else (result, None)
@@ -124,9 +175,8 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         with grad_mode.enable_grad():
             gs = _grad(out, xs, cotangent, retain_graph=True, create_graph=True,
                        allow_unused=True)  # fmt: skip
-        return tuple(
-            _plain(zeros_like(x) if g is None else g, keep) for x, g in zip(xs, gs)
-        )
+        flat = [_plain(zeros_like(x) if g is None else g, keep) for x, g in zip(xs, gs)]
+        return tuple(_regroup(primals, nums, flat))
 
     if has_aux:
         return _plain(out, keep), vjp_fn, _plain(aux, keep)
@@ -135,26 +185,45 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
 
 def jvp(func: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple:
     """``(func(*primals), J·tangents)``, by the double backward trick: ``Jᵀ g``
-    is linear in ``g``, so its derivative along the tangents is ``J t``."""
-    keep = any(p.requires_grad for p in primals)
+    is linear in ``g``, so its derivative along the tangents is ``J t``.
+    (Primals and tangents may be pytrees of the same structure.)"""
+    nums = tuple(range(len(primals)))
+    keep = _requires_grad(primals, nums)
     with grad_mode.enable_grad():
-        args, xs = _inputs(primals, tuple(range(len(primals))))
+        args, xs = _inputs(primals, nums)
         with transform("jvp"):
             out = func(*args)
-        jt = double_backward_jvp(out, xs, list(tangents), create_graph=True)
+        flat_t = [t for tree in tangents for t in _leaves(tree)]
+        jt = double_backward_jvp(out, xs, flat_t, create_graph=True)
     return _plain(out, keep), _plain(jt, keep)
 
 
-def jacrev(func: Callable, argnums: Any = 0) -> Callable:
-    """The Jacobian, one backward pass per output element (reverse mode)."""
+def jacrev(
+    func: Callable,
+    argnums: Any = 0,
+    *,
+    has_aux: bool = False,
+    chunk_size: int | None = None,
+) -> Callable:
+    """The Jacobian, one backward pass per output element (reverse mode); with
+    ``has_aux``, ``func`` returns ``(output, aux)`` and this ``(jacobian,
+    aux)``. (``chunk_size`` only batches PyTorch's vmap: one row at a time here.)"""
 
     def wrapper(*args: Any) -> Any:
         nums = _nums(argnums)
-        keep = any(args[i].requires_grad for i in nums)
+        keep = _requires_grad(args, nums)
         with grad_mode.enable_grad():
             new_args, xs = _inputs(args, nums)
             with transform("jacrev"):
                 out = func(*new_args)
+            aux = None
+            if has_aux:
+                if not (isinstance(out, tuple) and len(out) == 2):
+                    raise RuntimeError(
+                        "jacrev(f, ...)(*args): output of function f should be a "
+                        "tuple: (output, aux) if has_aux is True"
+                    )
+                out, aux = out
             rows: list[list] = [[] for _ in xs]
             flat = out.reshape(-1)
             for k in range(flat.numel()):
@@ -166,7 +235,12 @@ def jacrev(func: Callable, argnums: Any = 0) -> Callable:
             else zeros_like(x).reshape(*out.shape, *x.shape)
             for r, x in zip(rows, xs)
         ]
-        return jacs[0] if isinstance(argnums, int) else tuple(jacs)
+        jacs = _regroup(args, nums, jacs)  # a dict argument gets a dict of them
+        jac = jacs[0] if isinstance(argnums, int) else tuple(jacs)
+        if has_aux:
+            originals = [leaf for i in nums for leaf in _leaves(args[i])]
+            return jac, _unalias(_plain(aux, keep), xs, originals)
+        return jac
 
     return wrapper
 
@@ -241,14 +315,7 @@ def vmap(
                 func(*(a if d is None else a.select(d, b) for a, d in zip(args, dims)))
                 for b in range(sizes[0])
             ]
-        if isinstance(results[0], tuple):
-            outs = (
-                out_dims
-                if isinstance(out_dims, (tuple, list))
-                else [out_dims] * len(results[0])
-            )
-            return tuple(stack([r[k] for r in results], d) for k, d in enumerate(outs))
-        return stack(results, out_dims)
+        return _stack_tree(results, out_dims)
 
     return wrapper
 
@@ -296,6 +363,22 @@ def _whole_batch(
         )
         return tuple(place(o, d, t) for o, d, t in zip(out, rule_dims, targets))
     return place(out, rule_dims, out_dims)
+
+
+def _stack_tree(results: list, out_dims: Any) -> Any:
+    """The per-element results stacked leaf by leaf (a tensor, a tuple with
+    one out_dim per element, or a dict such as ``grad`` of a parameter dict)."""
+    first = results[0]
+    if isinstance(first, tuple):
+        outs = (
+            out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(first)
+        )
+        return tuple(
+            _stack_tree([r[k] for r in results], d) for k, d in enumerate(outs)
+        )
+    if isinstance(first, dict):
+        return {k: _stack_tree([r[k] for r in results], out_dims) for k in first}
+    return stack(results, out_dims)
 
 
 def functional_call(

@@ -64,6 +64,30 @@ def _analytical_jacobian(
     return jac
 
 
+def _forward_jacobian(
+    fn: Callable, inputs: tuple, i: int, out_index: int
+) -> np.ndarray:
+    """d out / d inputs[i] from forward AD, one input element (a one-hot
+    tangent) at a time."""
+    from .autograd import forward_ad as fwad  # (autograd imports gradcheck)
+
+    x = inputs[i]
+    jac = None
+    for k in range(x._data.size):
+        seed = np.zeros(x._data.size, x._data.dtype)
+        seed[k] = 1
+        with fwad.dual_level():
+            dual = fwad.make_dual(x, Tensor._make(seed.reshape(x.shape), False))
+            args = inputs[:i] + (dual,) + inputs[i + 1 :]
+            out = _as_tuple(fn(*args))[out_index]
+            tangent = fwad.unpack_dual(out).tangent
+        if jac is None:
+            jac = np.zeros((x._data.size, out._data.size))
+        if tangent is not None:
+            jac[k] = tangent._data.reshape(-1)
+    return np.zeros((0, 0)) if jac is None else jac
+
+
 def gradcheck(
     func: Callable,
     inputs: Any,
@@ -72,10 +96,13 @@ def gradcheck(
     atol: float = 1e-5,
     rtol: float = 1e-3,
     raise_exception: bool = True,
+    check_forward_ad: bool = False,
+    check_backward_ad: bool = True,
     **_ignored: Any,
 ) -> bool:
-    """Check ``func``'s backward against finite differences for every input that
-    requires grad (use float64 inputs, as with PyTorch)."""
+    """Check ``func``'s backward (``check_backward_ad``) and/or its forward-mode
+    tangents (``check_forward_ad``) against finite differences for every input
+    that requires grad (use float64 inputs, as with PyTorch)."""
     inputs = _as_tuple(inputs)
     for i, x in enumerate(inputs):
         if isinstance(x, Tensor) and x.requires_grad and x.dtype is not float64:
@@ -94,13 +121,20 @@ def gradcheck(
             if not isinstance(out, Tensor) or not out.requires_grad:
                 continue
             numerical = _numerical_jacobian(func, inputs, i, j, eps)
-            analytical = _analytical_jacobian(outputs, inputs, i, j)
-            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+            checks = []
+            if check_backward_ad:
+                checks.append(("", _analytical_jacobian(outputs, inputs, i, j)))
+            if check_forward_ad:
+                mode = "computed with forward mode "
+                checks.append((mode, _forward_jacobian(func, inputs, i, j)))
+            for mode, analytical in checks:
+                if np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+                    continue
                 if not raise_exception:
                     return False
                 raise GradcheckError(
-                    f"Jacobian mismatch for output {j} with respect to input {i},\n"
-                    f"numerical:{_fmt(numerical, x)}\nanalytical:"
+                    f"Jacobian {mode}mismatch for output {j} with respect to "
+                    f"input {i},\nnumerical:{_fmt(numerical, x)}\nanalytical:"
                     f"{_fmt(analytical, x)}\n"
                 )
     return True

@@ -51,3 +51,30 @@ def test_transforms_match_torch_func(name: str) -> None:
     x = np.array([0.3, -1.2, 0.7])
     for mine, theirs in zip(_run(minigrad, name, x), _run(torch, name, x)):
         np.testing.assert_allclose(mine, theirs, rtol=1e-10, atol=1e-12)
+
+
+def test_vjp_and_jvp_over_a_parameter_dict() -> None:
+    """A primal may be a dict of tensors (the NTK tutorial's parameters): vjp
+    hands back a dict, jvp takes one of tangents. For a linear layer both have
+    closed forms: the cotangent's pullback is (gᵀ x, Σ g), the pushforward of
+    (dW, db) is x dWᵀ + db. (Not a differential program: PyTorch's functorch
+    vjp of a dict, run in the test process, upsets a later lesson's stepper
+    threads under PyTorch.)"""
+    minigrad.manual_seed(2)
+    net = minigrad.nn.Linear(3, 2)
+    params = {k: v.detach() for k, v in net.named_parameters()}
+    xs = minigrad.randn(4, 3)
+
+    def call(p: dict) -> Any:
+        return minigrad.func.functional_call(net, p, (xs,))
+
+    out, pull = minigrad.func.vjp(call, params)
+    cot = minigrad.randn(4, 2)
+    (pulled,) = pull(cot)
+    assert sorted(pulled) == ["bias", "weight"]
+    np.testing.assert_allclose(pulled["weight"].numpy(), (cot.T @ xs).numpy(), 1e-6)
+    np.testing.assert_allclose(pulled["bias"].numpy(), cot.sum(0).numpy(), 1e-6)
+    _, pushed = minigrad.func.jvp(call, (params,), (pulled,))
+    want = xs @ pulled["weight"].T + pulled["bias"]
+    np.testing.assert_allclose(pushed.numpy(), want.numpy(), 1e-5)
+    assert pushed.grad_fn is None and not out.requires_grad

@@ -37,6 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "minigrad._tensor_str",
             "minigrad.grad_mode",
             "minigrad.serialization",
+            "minigrad.storage",
             "minigrad.utils",  # (the package; utils.data sits above, below)
             "minigrad.utils.hooks",
         ),

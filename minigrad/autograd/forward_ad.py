@@ -209,7 +209,9 @@ def _user_jvp(cls: type, ctx: Any, args: tuple, outputs: tuple, tangents: list):
         t if t is not None else (_zeros(a) if isinstance(a, Tensor) else None)
         for a, t in zip(args, tangents)
     ]
-    with grad_mode.no_grad(), _no_tangents():  # tangents have no tangents
+    # in the caller's grad mode: where an input requires grad the tangent is
+    # recorded, as PyTorch's forward-over-reverse records it
+    with _no_tangents():  # tangents have no tangents
         out_t = cls.jvp(ctx, *given)
     out_t = out_t if isinstance(out_t, tuple) else (out_t,)
     for out, t in zip(outputs, out_t):

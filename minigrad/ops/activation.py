@@ -167,6 +167,7 @@ def threshold_backward(g: Any, x: Any, threshold: Any) -> Any:
     On Tensors one node, ThresholdBackwardBackward0 (PyTorch's fused kernel)."""
     if isinstance(g, f.ndarray):
         out = g * (x > threshold)  # (a mask product: much faster than np.where)
+        out += 0  # a cut-off negative g gives -0; PyTorch writes +0 there
         if np.isnan(out).any():  # inf * 0: where x is cut off PyTorch gives 0
             out = np.where(x <= threshold, 0, g).astype(g.dtype, copy=False)
         return out
