@@ -407,12 +407,20 @@ def _attr_lines(f: FunctionInfo, expert: bool = True) -> list[str]:
             extra = len(items) - MAX_ATTR_LINES + 1
             items = items[: MAX_ATTR_LINES - 1] + [f"(+{extra} more)"]
         return items
-    # beginner: no internals and no None (a slot PyTorch did not need to fill)
+    return [f"{k}={v}" for k, v in beginner_attrs(f)] + [
+        f"metadata[{k!r}]={v}" for k, v in f.metadata.items()
+    ]
+
+
+def beginner_attrs(f: FunctionInfo) -> list[tuple[str, str]]:
+    """A node's saved attributes for a beginner (drawings and the stepper's
+    panel): no internals (``*_sym_sizes``...), no None (a slot PyTorch did not
+    need to fill), enums by name."""
     return [
-        f"{k}={_beginner_value(k, v)}"
+        (k, _beginner_value(k, v))
         for k, v in f.attrs.items()
         if v != "None" and not _INTERNAL_ATTR.match(k)
-    ] + [f"metadata[{k!r}]={v}" for k, v in f.metadata.items()]
+    ]
 
 
 def _uses_badge(lab: _Label, uses: int, leaf: str | None = None) -> None:

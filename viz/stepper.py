@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .dot import blank_grad
+from .dot import beginner_attrs, blank_grad
 from .drawing import Drawing, Options
 from .graph import (
     MORE_ID,
@@ -640,8 +640,9 @@ class BackwardStepper:
                     f"{version}: {t.value}"
                 )
             rows.append((slot.attr, text))
-        for key, value in info.attrs.items():
-            rows.append((f"_saved_{key}", value))
+        expert = self.drawing.options.detail == "expert"
+        attrs = info.attrs.items() if expert else beginner_attrs(info)
+        rows.extend((f"_saved_{key}", value) for key, value in attrs)
         if info.variable:
             rows.append(("variable", self._names.get(info.variable, "leaf")))
         out: dict[str, Any] = {"title": self.headline(fid), "rows": rows}

@@ -77,3 +77,25 @@ def test_stale_slot_names_a_namespaced_node_in_full(framework):
     src = viz.backward_graph(loss, params={"a": a, "b": b, "loss": loss}).source
     name = framework.__name__
     assert f"is output 0 of {name}::autograd::CopySlices<" in src
+
+
+def test_the_stepper_panel_hides_internals_for_a_beginner() -> None:
+    """The panel lists saved attributes as the drawing does: a beginner sees no
+    ``*_sym_sizes`` and the reduction by name; expert sees all PyTorch saved."""
+    import minigrad
+    from viz.stepper import BackwardStepper
+
+    panels: dict[str, list[dict]] = {}
+    for detail in ("beginner", "expert"):
+        x = minigrad.ones(2, 3, requires_grad=True)
+        loss = minigrad.nn.functional.mse_loss(x.mean(0), minigrad.zeros(3))
+        stepper = BackwardStepper(loss, detail=detail)
+        panels[detail] = []
+        while stepper.next() is not None:
+            panels[detail].append(dict(stepper.describe()["rows"]))
+    beginner, expert = panels["beginner"], panels["expert"]
+    assert beginner[0]["_saved_reduction"] == "'mean'"
+    assert expert[0]["_saved_reduction"] == "1"
+    assert "_saved_self_sym_sizes" in expert[1]  # MeanBackward1
+    assert not any("_sym_" in key for rows in beginner for key in rows)
+    assert beginner[1]["_saved_dim"] == expert[1]["_saved_dim"]
