@@ -105,7 +105,7 @@ def box_states(
                 "frames": _frames(stepper, panels=False),
             }
         finally:
-            stepper._show_expanded(start)
+            stepper.show_expanded(start)
     return states
 
 
@@ -113,7 +113,7 @@ def _frames(stepper: BackwardStepper, panels: bool = True) -> list[dict[str, Any
     """What each step did, in the drawn ids of the stepper's drawing (the
     panels are the same in every drawing: only the first page stores them)."""
     frames: list[dict[str, Any]] = [{"panel": stepper.describe(None)} if panels else {}]
-    stand = stepper._stand_ins
+    stand = stepper.stand_ins
     to = stand.to if stand is not None else (lambda i: i)
     shows: dict[str, int] = {}
     done: set[str] = set()  # what the page has marked done so far

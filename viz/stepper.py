@@ -382,7 +382,7 @@ class BackwardStepper:
         if known[box]["open"]:
             return
         self._opened[box] = known[box]["title"]
-        self._show_expanded(self.drawing.options.expand | {box})
+        self.show_expanded(self.drawing.options.expand | {box})
 
     def collapse(self, box: str) -> None:
         """Close an opened box again (and the boxes opened inside it)."""
@@ -390,9 +390,16 @@ class BackwardStepper:
         if box not in opened:
             raise ValueError(f"{box!r} is not open; open boxes: {sorted(opened)}")
         inside = {b for b in opened if b.startswith(box + ".")}
-        self._show_expanded(opened - {box} - inside)
+        self.show_expanded(opened - {box} - inside)
 
-    def _show_expanded(self, expand: frozenset[str]) -> None:
+    @property
+    def stand_ins(self) -> StandIns | None:
+        """What stands in for the folded repeats and collapsed boxes of the
+        drawing on show (None when every node is drawn as itself)."""
+        return self._stand_ins
+
+    def show_expanded(self, expand: frozenset[str]) -> None:
+        """Draw with exactly the boxes in ``expand`` opened (the frames stay)."""
         if expand not in self._drawings:
             options = dataclasses.replace(self.drawing.options, expand=expand)
             self._drawings[expand] = (
