@@ -158,7 +158,7 @@ class FunctionInfo:
     @property
     def op(self) -> str:
         """The forward op's name: ``MulBackward0`` -> ``Mul``."""
-        return forward_op_name(self.name)
+        return op_label(self.name)
 
 
 @dataclass
@@ -271,8 +271,12 @@ def use_id(did: str, k: int) -> str:
     return did if k == 0 else f"{did}{USE_SUFFIX}{k + 1}"
 
 
-def forward_op_name(node_name: str) -> str:
-    """``MulBackward0`` -> ``Mul``; names without ``Backward`` are kept."""
+def op_label(node_name: str) -> str:
+    """The forward op a drawing names for a node: ``MulBackward0`` -> ``Mul``,
+    ``SumBackward1`` -> ``Sum`` (no overload number); names without
+    ``Backward`` are kept. Not minigrad's ``_errors.forward_op_name``, which
+    spells ops as PyTorch's error messages do (``Sum1``): viz draws torch
+    graphs without importing minigrad, so it keeps this one line."""
     return re.sub(r"Backward\d*$", "", node_name) or node_name
 
 

@@ -12,8 +12,10 @@ import pytest
 from viz.graph import (
     GraphTooLargeError,
     build_graph,
-    forward_op_name,
     forward_view,
+)
+from viz.graph import (
+    op_label as forward_op_name,
 )
 
 # ---------------------------------------------------------------- helpers
