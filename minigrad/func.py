@@ -110,6 +110,19 @@ def _grads(out: Tensor, xs: list, grad_out: Any = None) -> list[Tensor]:
     return [zeros_like(x) if g is None else g for x, g in zip(xs, gs)]
 
 
+def _split_aux(result: Any, has_aux: bool, call: str) -> tuple[Any, Any]:
+    """``(output, aux)`` of a transformed function (aux None without has_aux),
+    with PyTorch's error when has_aux is set and the result is no pair."""
+    if not has_aux:
+        return result, None
+    if not (isinstance(result, tuple) and len(result) == 2):
+        raise RuntimeError(
+            f"{call}: output of function f should be a tuple: (output, aux) "
+            "if has_aux is True"
+        )
+    return result
+
+
 def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
     """``(gradient, value)`` of a scalar-valued ``func`` (``((grad), (value,
     aux))`` with ``has_aux``)."""
@@ -121,15 +134,7 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
             new_args, xs = _inputs(args, nums)
             with transform("grad"):
                 result = func(*new_args, **kwargs)
-            if has_aux:
-                if not (isinstance(result, tuple) and len(result) == 2):
-                    raise RuntimeError(
-                        "grad_and_value(f)(*args): output of function f should be a "
-                        "tuple: (output, aux) if has_aux is True"
-                    )
-                out, aux = result
-            else:
-                out, aux = result, None
+            out, aux = _split_aux(result, has_aux, "grad_and_value(f)(*args)")
             if not isinstance(out, Tensor) or out.dim() != 0:
                 dims = out.dim() if isinstance(out, Tensor) else "no"
                 raise RuntimeError(
@@ -216,14 +221,7 @@ def jacrev(
             new_args, xs = _inputs(args, nums)
             with transform("jacrev"):
                 out = func(*new_args)
-            aux = None
-            if has_aux:
-                if not (isinstance(out, tuple) and len(out) == 2):
-                    raise RuntimeError(
-                        "jacrev(f, ...)(*args): output of function f should be a "
-                        "tuple: (output, aux) if has_aux is True"
-                    )
-                out, aux = out
+            out, aux = _split_aux(out, has_aux, "jacrev(f, ...)(*args)")
             rows: list[list] = [[] for _ in xs]
             flat = out.reshape(-1)
             for k in range(flat.numel()):
