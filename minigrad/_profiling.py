@@ -71,6 +71,18 @@ class Recorder:
         self._reentry = True
         return True
 
+    def inplace(self, cls: type, t: Any, args: tuple) -> Any:
+        """``cls.apply(t, *args)`` for an in-place op on ``t``, in one range named
+        as PyTorch names the in-place op (``aten::mul_``): the op's own
+        ``apply`` runs inside it and opens none."""
+        r = self.begin(inplace_name(cls), (t, *args))
+        self._reentry = True
+        try:
+            return cls.apply(t, *args)
+        finally:
+            self._reentry = False  # (also when apply refused before opening)
+            self.end(r)
+
     def close(self) -> None:
         self._reentry = False  # (forward raised before the inner call began)
         self.end(self.open)
@@ -112,12 +124,14 @@ def node_name(node: Node) -> str:
     return node.name()
 
 
-_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+_BACKWARD_SUFFIX = re.compile(r"Backwards?\d*$")  # (copy_'s is CopyBackwards)
 _WORD = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 # nodes named for a private ATen op (aten::reshape calls aten::_unsafe_view)
 _PRIVATE = {"UnsafeView": "unsafe_view"}
+# nodes whose ATen name the word rule below would split (Log1PBackward0)
+_SPELLED = {"Log1P": "log1p", "Rad2Deg": "rad2deg", "Deg2Rad": "deg2rad"}
 
 
 def op_name(cls: type) -> str:
@@ -128,8 +142,15 @@ def op_name(cls: type) -> str:
     name = _BACKWARD_SUFFIX.sub("", cls._backward_cls.__name__)
     if name in _PRIVATE:
         return f"aten::_{_PRIVATE[name]}"
+    if name in _SPELLED:
+        return f"aten::{_SPELLED[name]}"
     name = re.sub(r"(\d)D", r"\1d", name)  # MaxPool2D... -> max_pool2d...
     return "aten::" + _WORD.sub("_", name).lower()
+
+
+def inplace_name(cls: type) -> str:
+    """``aten::mul_`` for ``mul_``, which runs the op ``aten::mul`` in place."""
+    return op_name(cls) + "_"
 
 
 def _shape(a: Any) -> list:

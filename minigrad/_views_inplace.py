@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _dtype as dt
 from . import _formula as f
-from . import engine, function, grad_mode
+from . import _profiling, engine, function, grad_mode
 from . import node as core
 from ._errors import (
     ERR_BACKWARD_TWICE,
@@ -101,7 +101,7 @@ class ViewsAndInplace:
             check_inplace(self)
             if self._base is not None and self._view_version != self._vc.value:
                 self._refresh_view_grad_fn()
-        out = cls.apply(self, *args)
+        out = _apply_inplace(cls, self, args)
         self._data = out._data
         bump_version(self)
         if out._grad_fn is not None:
@@ -127,10 +127,12 @@ class ViewsAndInplace:
         for a in args:
             if isinstance(a, Tensor):
                 refuse_partial_overlap(self._data, a._data)
-        if not recording and _write_directly(self, cls, args):
+        # (a profiler records every op: no shortcut around the op's range)
+        unprofiled = _profiling.recorder is None
+        if not recording and unprofiled and _write_directly(self, cls, args):
             bump_version(self)
             return self
-        out = cls.apply(self, *args)
+        out = _apply_inplace(cls, self, args)
         node = out._grad_fn
         if out._data.shape != self._data.shape:
             raise RuntimeError(
@@ -187,6 +189,13 @@ class ViewsAndInplace:
             requires_grad = self._requires_grad  # (kept: a no_grad view's flag)
             self._set_history(AsStridedBackward0(base, self._view_fn))
             self._requires_grad = requires_grad
+
+
+def _apply_inplace(cls: type, t: Tensor, args: tuple) -> Tensor:
+    """``cls.apply(t, *args)``; under a profiler, in one range named for the
+    in-place op, as PyTorch names it (``aten::mul_``, ``aten::t_``)."""
+    profiler = _profiling.recorder
+    return cls.apply(t, *args) if profiler is None else profiler.inplace(cls, t, args)
 
 
 def _check_multi_view(t: Tensor, args: tuple) -> None:

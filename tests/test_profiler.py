@@ -6,6 +6,7 @@ are compared."""
 
 from __future__ import annotations
 
+import collections
 import json
 import re
 import subprocess
@@ -212,6 +213,62 @@ def test_the_table_is_pytorchs_layout(
         top_level_events_only=True,
     )
     assert table == expected
+
+
+def _inplace_ops(lib: Any) -> None:
+    """In-place methods, functions, views and writes, recorded under their
+    in-place names (``aten::mul_``); the tensors are made before profiling
+    (factories record internals minigrad does not)."""
+    F = lib.nn.functional
+    x = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    mask, index, src = lib.tensor([True, False, True]), lib.tensor([0]), x.detach()
+    w, z = lib.zeros(3, 2), lib.zeros(3)
+    with lib.profiler.profile() as prof:
+        y = x * 2
+        y.mul_(3).add_(1).add_(x, alpha=2).sub_(x).div_(2).clamp_(0, 5)
+        y.clamp_(min=0.1).sigmoid_().exp_().tanh_().pow_(2).pow_(x).neg_().abs_()
+        y.sin_().cos_().sqrt_().log_().reciprocal_().log1p_().expm1_()
+        y.addcmul_(x, x).addcdiv_(x, x).lerp_(x, 0.5).masked_fill_(mask, 1.0)
+        F.relu(y, inplace=True)
+        F.leaky_relu(y, 0.1, inplace=True)
+        F.elu(y, inplace=True)
+        F.hardtanh(y, inplace=True)
+        y[1:].mul_(2)
+        y.copy_(x).zero_().fill_(2.0)
+        w.t_().unsqueeze_(0).squeeze_(0).transpose_(0, 1)
+        z += 1
+        z *= 2
+        lib.sin_(z)
+        z[0] = 1.0
+        z[1:] = src[:2]
+        z[index] = 3.0
+        z.index_add_(0, index, src[:1]).clamp_max_(1.0).floor_().remainder_(2)
+        with lib.no_grad():  # an optimizer's update
+            x -= 0.1 * src
+            x.add_(src, alpha=-0.1).mul_(0.9)
+    return prof
+
+
+def _top_level(prof: Any) -> list[str]:
+    """The names of the ops the program called (PyTorch's ``z[0] = 1.0`` also
+    records the factory of its number, ``aten::lift_fresh``)."""
+    return [
+        e.name
+        for e in prof.events()
+        if e.cpu_parent is None and e.name != "aten::lift_fresh"
+    ]
+
+
+def test_inplace_ops_have_pytorchs_names() -> None:
+    ours, theirs = _inplace_ops(minigrad), _inplace_ops(torch)
+    assert _top_level(ours) == _top_level(theirs)
+    # key_averages has them under those names, counted as called (PyTorch's
+    # ops also run some inside: t_ a transpose_, relu_ a clamp_min_...)
+    called = collections.Counter(_top_level(theirs))
+    mine = {e.key: e.count for e in ours.key_averages()}
+    assert set(mine) == {e.key for e in theirs.key_averages()} & set(called)
+    assert mine == dict(called)
+    assert mine["aten::mul_"] == 4 and mine["aten::t_"] == 1
 
 
 def test_counts_and_times_add_up() -> None:
