@@ -2,11 +2,12 @@
 transposed) on numpy.
 
 The input's sliding windows are a strided view, copied once into the im2col
-matrix (C*K, N*P) (K kernel positions, P output positions), so the forward
-pass and the weight's gradient are each one GEMM (per group), the weight's
-on the columns the forward kept; the input's gradient is a GEMM too, its
-columns added back one kernel offset at a time (col2im, at stride 1 in flat
-contiguous runs). That input
+matrix (C*K, N*P) (K kernel positions, P output positions). The forward pass
+is a GEMM per sample reading its P columns in place and writing NCHW; the
+weight's gradient one GEMM (per group) on the columns the forward kept; the
+input's gradient a GEMM too, its columns added back one kernel offset at a
+time (col2im; at stride 1 in flat contiguous runs, the kernel's last axis
+summed by the GEMM itself). That input
 gradient *is* the transposed convolution, so a transposed convolution swaps the
 two: its forward is the input gradient, its input gradient a convolution. Its
 gradient is ConvolutionBackward0 and, under create_graph, the fused
@@ -54,34 +55,45 @@ def conv_forward(
     geometry: Geometry,
     out: tuple | None = None,
     keep: Any = None,
+    bias: np.ndarray | None = None,
 ) -> np.ndarray:
-    """out[n, o, *p] = Σ_c,k x_padded[n, c, p·stride + k·dilation] w[o, c, k]:
-    one GEMM per group (O/G, C/G * K) @ (C/G * K, N * P), written NCHW
-    (``out``: the output size, when a transposed convolution fixed it;
-    ``keep``: a ctx that keeps the columns for the weight's gradient)"""
+    """out[n, o, *p] = Σ_c,k x_padded[n, c, p·stride + k·dilation] w[o, c, k]
+    (+ bias[o]): a GEMM (O/G, C/G * K) @ (C/G * K, P) per sample and group,
+    each reading its sample's P columns in place (a strided view of the
+    columns, which BLAS takes as it is) and writing its (O/G, P) block of the
+    NCHW output: no transposed copy of the result (CIFAR 16->32: 3.1 ms
+    against 4.9 for one GEMM and the copy). ``out``: the output size, when a
+    transposed convolution fixed it; ``keep``: a ctx that keeps the columns
+    for the weight's gradient."""
     groups, n, o = geometry[3], x.shape[0], w.shape[0]
     cols, sizes = columns(x, w.shape[2:], geometry, out)
     if keep is not None:
         keep._columns = cols
     wg = w.reshape(groups, o // groups, -1)
-    res = np.matmul(wg, cols).reshape((o, n, -1))  # (O, N, P)
-    return np.ascontiguousarray(res.transpose(1, 0, 2)).reshape((n, o) + sizes)
+    per_sample = cols.reshape(groups, cols.shape[1], n, -1).transpose(2, 0, 1, 3)
+    res = np.matmul(wg, per_sample)  # (N, G, O/G, P), contiguous
+    if bias is not None:
+        res += bias.reshape(1, groups, -1, 1)
+    return res.reshape((n, o) + sizes)
 
 
 def conv_weight_grad(
     g: np.ndarray, x: np.ndarray, kernel: tuple, geometry: Geometry, cols: Any = None
 ):
     """gW[o, c, k] = Σ_n,p g[n, o, p] x_padded[n, c, p·stride + k·dilation]:
-    one GEMM per group g (O/G, N * P) @ colsᵀ (N * P, C/G * K) (``cols``: the
-    forward's columns of x, when it kept them)"""
+    one GEMM per group, cols (C/G * K, N * P) @ gᵀ (N * P, O/G), transposed
+    after (``cols``: the forward's columns of x, when it kept them). The
+    columns as the left operand: OpenBLAS runs this order 10-50% faster than
+    g @ colsᵀ at lesson sizes (CIFAR 16->32: 2.5 ms against 3.3)."""
     groups = geometry[3]
     n, o = g.shape[:2]
     if cols is None:
         cols, _ = columns(x, kernel, geometry, g.shape[2:])
     gt = g.reshape(n, groups, o // groups, -1).transpose(1, 2, 0, 3)
     gt = gt.reshape(groups, o // groups, -1)  # (G, O/G, N * P): one copy of g
-    gw = np.matmul(gt, cols.transpose(0, 2, 1))
-    return gw.reshape((o, x.shape[1] // groups) + tuple(kernel))
+    gw = np.matmul(cols, gt.transpose(0, 2, 1))  # (G, C/G * K, O/G)
+    shape = (o, x.shape[1] // groups) + tuple(kernel)
+    return np.ascontiguousarray(gw.transpose(0, 2, 1)).reshape(shape)
 
 
 def conv_input_grad(g: np.ndarray, w: np.ndarray, shape: tuple, geometry: Geometry):
@@ -113,33 +125,55 @@ def _input_grad_windows(
 def _input_grad_flat(g: np.ndarray, w: np.ndarray, shape: tuple, geometry: Geometry):
     """conv_input_grad at stride 1, with flat runs. g is laid out on the padded
     input's grid (zeros past each output row), so output position p and kernel
-    offset k read padded input element flat(p) + flat(k·dilation): after the
-    GEMM, each offset's column is added back as one contiguous run of the flat
-    padded input (col2im in K adds without a stride). The zeros add zeros; a
-    few past the end land in the slack, cut off with the padding. A few
-    samples at a time, so that the columns are still in cache when added."""
+    offset k read padded input element flat(p) + flat(k·dilation). The last
+    kernel axis is summed by the GEMM: g is stacked shifted by each of its
+    offsets (KW copies, in contiguous runs), so that one product
+    (C/G * K', KW * O/G) @ (KW * O/G, run) per sample gives each of the K'
+    leading offsets' columns already summed over that axis; these are added
+    back as contiguous runs of the flat padded input (K' adds, 3 instead of 9
+    for a 3x3 kernel; none to shift for a 1-d one). The zeros add zeros; a few
+    past the end land in the slack, cut off with the padding. A few samples at
+    a time, so that the stacked g and the columns are still in cache when
+    used (CIFAR 16->32: 3.1 ms against 3.7 with all 9 offsets added)."""
     _, padding, dilation, groups = geometry
     n, o, out = g.shape[0], g.shape[1], g.shape[2:]
     c, kernel = shape[1], w.shape[2:]
     grid = tuple(s + 2 * p for s, p in zip(shape[2:], padding))  # padded input
     steps = [math.prod(grid[i + 1 :]) for i in range(len(grid))]
-    offsets = [
+    leading = [  # the flat offsets of the kernel's leading axes
         sum(j * d * m for j, d, m in zip(at, dilation, steps))
-        for at in np.ndindex(*kernel)
+        for at in np.ndindex(*kernel[:-1])
     ]
+    kw, shift = kernel[-1], dilation[-1]  # the last axis: KW offsets, shift apart
     run = out[0] * steps[0]  # the output's rows, each as wide as the grid's
-    gp = np.zeros((n, o, out[0]) + grid[1:], g.dtype)
-    gp[(Ellipsis,) + tuple(slice(0, m) for m in out[1:])] = g
-    gp = gp.reshape(n, groups, o // groups, run)
-    wt = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, C/G * K, O/G)
+    span = run + (kw - 1) * shift  # one leading offset's run, over every shift
+    # g on the grid, with room on both sides for the shifted copies
+    edge = (kw - 1) * shift
+    gp = np.zeros((n, o, run + 2 * edge), g.dtype)
+    gp[:, :, edge : edge + run].reshape((n, o, out[0]) + grid[1:])[
+        (Ellipsis,) + tuple(slice(0, m) for m in out[1:])
+    ] = g
+    gp = gp.reshape(n, groups, o // groups, -1)
+    st = gp.strides  # stacked[n, G, j, o, u] = g_on_grid[n, G, o, u - j·shift]
+    stacked = np.lib.stride_tricks.as_strided(
+        gp[..., edge:],
+        (n, groups, kw, o // groups, span),
+        st[:2] + (-shift * st[3], st[2], st[3]),
+        writeable=False,
+    )
+    wg = w.reshape((groups, o // groups, c // groups, len(leading), kw))
+    wg = wg.transpose(0, 2, 3, 4, 1).reshape(groups, -1, kw * (o // groups))
     total = math.prod(grid)
-    flat = np.zeros((n, c, max(total, offsets[-1] + run)), g.dtype)
-    chunk = max(1, (1 << 20) // (c * len(offsets) * run * g.itemsize))  # ~1 MB
+    flat = np.zeros((n, c, max(total, leading[-1] + span)), g.dtype)
+    per_sample = g.itemsize * span * (kw * o + c * len(leading))
+    chunk = max(1, (1 << 20) // per_sample)  # ~1 MB
     for s in range(0, n, chunk):
-        cols = np.matmul(wt, gp[s : s + chunk]).reshape(-1, c, len(offsets), run)
-        part = flat[s : s + chunk]
-        for i, at in enumerate(offsets):
-            part[:, :, at : at + run] += cols[:, :, i]
+        part = np.ascontiguousarray(stacked[s : s + chunk])
+        part = part.reshape(part.shape[:2] + (-1, span))
+        cols = np.matmul(wg, part).reshape(-1, c, len(leading), span)
+        target = flat[s : s + chunk]
+        for i, at in enumerate(leading):
+            target[:, :, at : at + span] += cols[:, :, i]
     crop = (slice(None), slice(None)) + tuple(
         slice(p, p + s) for p, s in zip(padding, shape[2:])
     )
@@ -278,10 +312,7 @@ class Convolution(Op):
         ctx.input_shape = xd.shape
         ctx.kernel = wd.shape[2:]
         if transposed is None and _keeps_columns(ctx):
-            out = conv_forward(xd, wd, geometry, keep=ctx)
-            if bd is not None:
-                out += bd.reshape((1, -1) + (1,) * (wd.ndim - 2))
-            return out
+            return conv_forward(xd, wd, geometry, keep=ctx, bias=bd)
         return convolution(xd, wd, bd, geometry, transposed)
 
     @staticmethod
@@ -431,10 +462,9 @@ def convolution(
     if not isinstance(x, f.ndarray):
         return Convolution.apply(x, w, b, geometry, transposed)
     if transposed is None:
-        out = conv_forward(x, w, geometry)
-    else:
-        shape = transposed_shape(x.shape, w.shape, geometry, transposed)
-        out = conv_input_grad(x, w, shape, geometry)
+        return conv_forward(x, w, geometry, bias=b)
+    shape = transposed_shape(x.shape, w.shape, geometry, transposed)
+    out = conv_input_grad(x, w, shape, geometry)
     if b is not None:  # (into the fresh output: no second array)
         out += b.reshape((1, -1) + (1,) * (w.ndim - 2))
     return out

@@ -221,21 +221,26 @@ def test_conv2d_float32_at_lesson_size(kw: dict) -> None:
     padding=st.integers(0, 2),
     dilation=st.integers(1, 2),
     size=st.integers(3, 6),
+    lead=st.integers(1, 3),
+    last=st.integers(1, 3),
 )
 def test_flat_col2im_agrees_with_strided_col2im(
-    k: int, groups: int, padding: int, dilation: int, size: int
+    k: int, groups: int, padding: int, dilation: int, size: int, lead: int, last: int
 ) -> None:
-    """At stride 1 the input's gradient adds the columns back in flat runs
+    """At stride 1 the input's gradient sums the kernel's last axis in its GEMM
+    and adds the other offsets' columns back in flat runs
     (conv._input_grad_flat); the strided adds (conv._input_grad_windows, taken
-    at any other stride) give the same gradient, float32 and float64."""
+    at any other stride) give the same gradient, float32 and float64, for
+    kernels of 1 to 3 along the leading axes and along the last."""
     from minigrad.ops import conv
 
     rng = np.random.default_rng(size * 31 + k)
+    kernel = (lead,) * (k - 1) + (last,)
     for dtype in (np.float32, np.float64):
         x = rng.standard_normal((3, 2 * groups) + (size,) * k).astype(dtype)
-        w = rng.standard_normal((4 * groups, 2) + (2,) * k).astype(dtype)
+        w = rng.standard_normal((4 * groups, 2) + kernel).astype(dtype)
         geometry = ((1,) * k, (padding,) * k, (dilation,) * k, groups)
-        if size + 2 * padding < dilation + 1:
+        if size + 2 * padding < dilation * (max(kernel) - 1) + 1:
             continue
         g = rng.standard_normal(conv.conv_forward(x, w, geometry).shape).astype(dtype)
         flat = conv._input_grad_flat(g, w, x.shape, geometry)
