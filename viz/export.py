@@ -24,6 +24,7 @@ faster than a layout and parse per page).
 from __future__ import annotations
 
 import dataclasses
+import html
 import io
 import os
 import re
@@ -199,8 +200,16 @@ def save(
             folds,
         )
         return _write(path, pdf)
+    look = lecture(theme_look) if opts.page else theme_look
+    tag_pt = TAG_EM * float(look.node_pt)
     if fmt == "svg":
         svgs = each_frame(lambda src: render.svg(src, opts.engine))
+        svgs = [
+            svg_with_tags(
+                svg, frame_tags(svg_geometry(svg)[1], edges[k], folds[k], tag_pt)
+            )
+            for k, svg in enumerate(svgs)
+        ]
         return _write_frames(path, [s.encode() for s in svgs], "svg")
     dpi = dpi or (GIF_DPI if fmt == "gif" else DEFAULT_DPI)
     # the caption strip of each frame: "Step k of n: ..." and the highlights
@@ -211,8 +220,6 @@ def save(
         for k, title in enumerate(titles)
     ]
     strips = each_frame(lambda src: render.png(src, opts.engine, dpi), captions)
-    look = lecture(theme_look) if opts.page else theme_look
-    tag_pt = TAG_EM * float(look.node_pt)
     # where the tags go: the layout every frame shares
     graph_svg = parts["graph"][1] if opts.page else render.svg(source(0), opts.engine)
     shift, geometry = svg_geometry(graph_svg)
@@ -912,6 +919,17 @@ class Tag:
     colors: dict[str, str]
     bold: bool = False
     end: bool = False
+    kind: str = "mg-edge-value"  # the widget's class for it (graph_view.css)
+
+    @property
+    def font(self) -> str:
+        return "Helvetica-Bold" if self.bold else "Helvetica"
+
+    def width(self) -> float:
+        """The text's width in points, in the Helvetica the SVG names first."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        return stringWidth(self.text, self.font, self.pt)
 
     def box(self, width: float) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) of the tag around text ``width`` wide."""
@@ -933,7 +951,10 @@ def edge_tag(points: list[float], value: str, pt: float) -> Tag:
 def fold_tag(box: tuple[float, float, float, float], note: str, pt: float) -> Tag:
     """The tag over a folded block's box (left, top, right, bottom) saying
     which repeat it shows: "× 99: repeat 8 of 99 running (7 done)"."""
-    return Tag(box[2] - 6, box[1] - 5, note, pt, FOLD_TAG, bold=True, end=True)
+    return Tag(
+        box[2] - 6, box[1] - 5, note, pt, FOLD_TAG, bold=True, end=True,
+        kind="mg-fold-tag",
+    )  # fmt: skip
 
 
 def frame_tags(
@@ -990,16 +1011,14 @@ _SVG = "{http://www.w3.org/2000/svg}"
 def _rl_tag(tag: Tag) -> Any:
     """The tag as a reportlab group, in the SVG's coordinates (y down)."""
     from reportlab.graphics.shapes import Group, Rect, String
-    from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    font = "Helvetica-Bold" if tag.bold else "Helvetica"
-    width = stringWidth(tag.text, font, tag.pt)
+    width = tag.width()
     left = -width if tag.end else 0.0
     box = Rect(left - 3, -0.3 * tag.pt, width + 6, 1.2 * tag.pt, rx=3, ry=3)
     box.strokeWidth = 0.8
     box.fillColor = _rl_color(tag.colors["fill"])
     box.strokeColor = _rl_color(tag.colors["stroke"])
-    text = String(left, 0, tag.text, fontName=font, fontSize=tag.pt)
+    text = String(left, 0, tag.text, fontName=tag.font, fontSize=tag.pt)
     text.fillColor = _rl_color(tag.colors["text"])
     # (the drawing's y axis points down, as in SVG: the tag is flipped back)
     return Group(box, text, transform=(1, 0, 0, -1, tag.x, tag.y))
@@ -1012,6 +1031,33 @@ def _add_tags(group: Any, tags: list[Tag]) -> list[tuple[Any, str, Any]]:
     undo = [(group, "contents", group.contents)]
     group.contents = [*group.contents, *(_rl_tag(t) for t in tags)]
     return undo
+
+
+def svg_with_tags(svg: str, tags: list[Tag]) -> str:
+    """An engine SVG with ``tags`` drawn last in its graph group (over
+    everything, in the group's coordinates), each a ``<g>`` of the widget's
+    class (``mg-edge-value``, ``mg-fold-tag``) holding a rect and its text,
+    coloured inline as the PDF pages colour them."""
+    if not tags:
+        return svg
+    family = html.escape(render.FAMILIES["Arial"])
+    out = ['<g class="mg-overlay">']
+    for tag in tags:
+        x0, y0, x1, y1 = tag.box(tag.width())
+        c = tag.colors
+        weight = ' font-weight="bold"' if tag.bold else ""
+        out.append(
+            f'<g class="{tag.kind}"><rect x="{x0:.2f}" y="{y0:.2f}" '
+            f'width="{x1 - x0:.2f}" height="{y1 - y0:.2f}" rx="3" '
+            f'fill="{c["fill"]}" stroke="{c["stroke"]}" stroke-width="0.8"/>'
+            f'<text x="{tag.x:.2f}" y="{tag.y:.2f}" '
+            f'text-anchor="{"end" if tag.end else "start"}" font-family="{family}" '
+            f'font-size="{tag.pt:.2f}"{weight} fill="{c["text"]}">'
+            f"{html.escape(tag.text, quote=False)}</text></g>"
+        )
+    out.append("</g>\n")
+    end = svg.rindex("</g>")  # the graph group's end: the engine's last </g>
+    return svg[:end] + "\n".join(out) + svg[end:]
 
 
 def paint_tags(

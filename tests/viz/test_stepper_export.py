@@ -631,6 +631,54 @@ def test_png_and_gif_frames_tag_the_gradients_sent(tmp_path: Path) -> None:
     assert [s > 0 for s in shares] == sent, shares
 
 
+def svg_tags(svg: str, kind: str) -> list[tuple[str, float, float, ET.Element]]:
+    """The tags of the widget's class ``kind`` (``mg-edge-value``,
+    ``mg-fold-tag``) in an SVG frame: (text, x, y of its baseline's anchor,
+    the graph group holding it, whose coordinates those are)."""
+    out = []
+    for graph in ET.fromstring(svg).iter(f"{SVG_NS}g"):
+        if graph.get("class") != "graph":
+            continue
+        for g in graph.iter(f"{SVG_NS}g"):
+            if g.get("class") == kind:
+                (rect,) = g.iter(f"{SVG_NS}rect")
+                (text,) = g.iter(f"{SVG_NS}text")
+                x, y = float(text.get("x")), float(text.get("y"))
+                # the box holds its text's baseline anchor
+                left, top = float(rect.get("x")), float(rect.get("y"))
+                assert left <= x <= left + float(rect.get("width"))
+                assert top <= y <= top + float(rect.get("height"))
+                out.append((text.text, x, y, graph))
+    return out
+
+
+def test_svg_frames_tag_the_gradients_sent(tmp_path: Path) -> None:
+    """SVG frames carry the tags of the PNG, GIF and PDF frames (and the
+    widget): the gradient each edge just carried, at the edge's middle, in
+    the graph's own coordinates; the frame before backward has none."""
+    stepper = seed_stepper()
+    folder = stepper.save(tmp_path / "svg", fmt="svg")
+    svgs = [f.read_text() for f in sorted(folder.glob("frame_*.svg"))]
+    assert len(svgs) == len(stepper.frames) + 1
+    assert svg_tags(svgs[0], "mg-edge-value") == []
+    tagged = 0
+    for k, frame in enumerate(stepper.frames, start=1):
+        tags = svg_tags(svgs[k], "mg-edge-value")
+        assert sorted(t[0] for t in tags) == sorted(frame.edge_values.values()), k
+        _shift, geometry = export.svg_geometry(svgs[k])
+        for eid, value in frame.edge_values.items():
+            x, y = export._middle(geometry[f"ex-{eid}"])
+            (graph,) = {id(t[3]): t[3] for t in tags if t[0] == value}.values()
+            assert any(e.get("id") == f"ex-{eid}" for e in graph.iter())
+            assert any(
+                (tx, ty) == pytest.approx((x + 4, y + 4), abs=0.01)
+                for text, tx, ty, _g in tags
+                if text == value
+            ), (k, eid)
+            tagged += 1
+    assert tagged >= 8
+
+
 def test_folded_frames_say_which_repeat_runs(tmp_path: Path) -> None:
     """A folded loop's PDF pages and GIF frames carry the block's tag, as the
     widget does: "× 4: repeat 2 of 4 running (1 done)" over the block."""
@@ -661,3 +709,13 @@ def test_folded_frames_say_which_repeat_runs(tmp_path: Path) -> None:
             shares.append(colour_share(image, export.FOLD_TAG["fill"]))
     assert len(shares) == len(pages)
     assert shares[0] == 0 and all(s > 0 for s in shares[1:]), shares
+    # the SVG frames: the note in a tag over the block's top right corner
+    folder = stepper.save(tmp_path / "svg", fmt="svg", progress=False)
+    svgs = [f.read_text() for f in sorted(folder.glob("frame_*.svg"))]
+    assert len(svgs) == len(pages) and svg_tags(svgs[0], "mg-fold-tag") == []
+    for k, frame in enumerate(stepper.frames, start=1):
+        ((text, x, y, _graph),) = svg_tags(svgs[k], "mg-fold-tag")
+        left, top, right, _bottom = export.svg_geometry(svgs[k])[1][f"F-{fold.id}"]
+        assert text == frame.folds[fold.id] and (x, y) == pytest.approx(
+            (right - 6, top - 5), abs=0.01
+        )
