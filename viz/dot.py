@@ -486,6 +486,9 @@ def _saved_label(
 # ------------------------------------------------------------------- digraph
 
 
+TITLE_EM = 1.5  # a drawing's title (off slides), to its node names
+
+
 def _new_digraph(
     name: str, theme: Theme, rankdir: str, size: str | None, title: str | None = None
 ):
@@ -506,7 +509,7 @@ def _new_digraph(
         graph_attr.update(
             label=f"<<b>{esc(title)}</b>>",
             labelloc="t",
-            fontsize=str(round(float(theme.node_pt) * 1.5)),
+            fontsize=str(round(float(theme.node_pt) * TITLE_EM)),
         )
     return graphviz.Digraph(
         name,

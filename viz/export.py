@@ -2,7 +2,8 @@
 
     stepper.save("steps.html")                # steps in any browser, offline
                                               # (the player: viz/player.py)
-    stepper.save("steps.pdf", size="slide")   # one page per step, for slides
+    stepper.save("steps.pdf", size="slide", title="Backward, step by step")
+                                              # one page per step, for slides
     stepper.save("frames/", fmt="png")        # frame_000.png, frame_001.png...
     stepper.save("steps.gif")                 # animated (needs Pillow)
 
@@ -40,7 +41,17 @@ from typing import TYPE_CHECKING, Any
 from graphviz.quoting import quote
 
 from . import render
-from .dot import FONT, THEMES, Theme, esc, fitted, grad_labels, lecture, page_parts
+from .dot import (
+    FONT,
+    THEMES,
+    TITLE_EM,
+    Theme,
+    esc,
+    fitted,
+    grad_labels,
+    lecture,
+    page_parts,
+)
 from .drawing import DEFAULT_DPI, Size, check_dpi, check_parent
 from .player import box_states, html_page
 from .widgets.roles import PAINT_ORDER
@@ -59,7 +70,9 @@ PROGRESS_ABOVE = 10  # frames: longer exports say how far they are
 GIF_DPI = 96  # screen resolution: GIFs are for web pages and slides
 # The caption above every frame, in every format: "Step 3 of 8: ..." in bold
 # and one row explaining the highlights. Slides (read from afar) get it larger;
-# it is centred there, as a slide's title.
+# it is centred there. Above it goes the teacher's title (`save(title=...)`):
+# on a slide the drawing's slide title (`dot.title_dot`), elsewhere a line as
+# large as a drawing's title (`dot.TITLE_EM` times the node names).
 CAPTION_FONT_PT = 15  # larger than node names
 LEGEND_FONT_PT = 11
 SLIDE_CAPTION = 1.4  # the caption's size on a slide page
@@ -78,12 +91,15 @@ def save(
     frame_ms: int = 800,
     max_frames: int = MAX_RASTER_FRAMES,
     progress: bool | None = None,
+    title: str | None = None,
 ) -> Path:
     """Write the stepper's frames; see the module docstring. Returns ``path``.
 
     ``fmt``: "html", "pdf", "gif", "png" or "svg"; by default from the
     extension. "png" and "svg" write a folder of numbered frames.
-    ``theme``/``size``/``legend`` as in `Drawing.save`; ``dpi`` for PNG/GIF;
+    ``theme``/``size``/``legend`` as in `Drawing.save`; ``title``: a line
+    above every frame's caption (on a slide, the drawing's slide title; by
+    default the stepper's own ``title=``); ``dpi`` for PNG/GIF;
     ``view``: "backward" or "forward"; ``frame_ms``: GIF delay per frame.
     ``max_frames``: a GIF or a folder of frames with more frames is refused
     (each frame is a layout and a picture: minutes and megabytes); the PDF and
@@ -99,8 +115,11 @@ def save(
         _need_pillow(f"{fmt.upper()} export")  # fail before running anything
     _finish(stepper)
     drawing = stepper.forward_drawing if view == "forward" else stepper.drawing
-    opts = drawing._resolved(export=True, theme=theme, size=size, legend=legend)
-    digraph = drawing._digraph(opts)
+    asked = dict(theme=theme, size=size, legend=legend, title=title)
+    opts = drawing._resolved(export=True, **asked)
+    # the title goes above each frame's caption, not into the graph's label
+    # (which would put it under the caption)
+    digraph = drawing._digraph(dataclasses.replace(opts, title=None))
     frames = [{}] + [f.highlight(view) for f in stepper.frames]
     labels = frame_labels(stepper, drawing, opts)
     if fmt in ("gif", *FRAME_FORMATS) and len(frames) > max_frames:
@@ -119,13 +138,15 @@ def save(
         def svgs_now() -> dict[str, str]:  # (of the drawings a box click shows)
             drawings = {"backward": stepper.drawing, "forward": stepper.forward_drawing}
             return {
-                v: d._svg_for(d._resolved(export=True, theme=theme, size=size,
-                                          legend=legend))
-                for v in (view, _other(view)) for d in [drawings[v]]
-            }  # fmt: skip
+                v: d._svg_for(d._resolved(export=True, **asked))
+                for v in (view, _other(view))
+                for d in [drawings[v]]
+            }
 
         states = box_states(stepper, svgs_now)
-        page = html_page(stepper, svgs_now(), THEMES[opts.theme], opts.theme, states)
+        page = html_page(
+            stepper, svgs_now(), THEMES[opts.theme], opts.theme, states, opts.title
+        )
         return _write(path, page.encode("utf-8"))
 
     theme_look = THEMES[opts.theme]
@@ -150,13 +171,15 @@ def save(
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
             return list(pool.map(run, sources))
 
-    # a slide page: the graph and the legend row, each laid out alone, as a
-    # drawing's slide (`Drawing._page_parts`); the caption is the page's title
+    # a slide page, as a drawing's slide (`Drawing._page_parts`): the title
+    # (when there is one), the graph and the legend row, each laid out alone,
+    # and the frame's caption under the title. Elsewhere the caption strip
+    # above the frame starts with the title line (`caption_source`).
     parts, caption_size = {}, None
     titles = [_title(stepper, k) for k in range(len(frames))]
+    heading = None if opts.page else opts.title
     if opts.page:
         parts = drawing._page_parts(opts)
-        parts.pop("title", None)
         # every format gives the caption the room of the engine's caption
         # strip with the widest title: the graph sits on the same spot
         caption_size = render.natural_size(
@@ -177,16 +200,14 @@ def save(
     if view == "forward":  # (the forward view has no gradient edges)
         edges = [{} for _ in edges]
     folds = [_prefixed(opts.id_prefix, o.get("folds", {})) for o in overlays]
+    page_pt = (opts.page[0] * 72, opts.page[1] * 72) if opts.page else None
     if fmt == "pdf":  # one layout; each page recolours its shapes
         pages = [styler.svg_changes(frame) for frame in frames]
         grads = [_prefixed(opts.id_prefix, g) for g in frame_grads(stepper, drawing)]
         if opts.page:
-            page = (opts.page[0] * 72, opts.page[1] * 72)
-            svg, legend_svg = parts["graph"][1], parts.get("legend", ("", None))[1]
-            look = lecture(theme_look)
+            svg, look = parts["graph"][1], lecture(theme_look)
         else:
-            svg, legend_svg, page = render.svg(digraph.source, opts.engine), None, None
-            look = theme_look
+            svg, look = render.svg(digraph.source, opts.engine), theme_look
         pdf = pdf_pages(
             svg,
             pages,
@@ -194,14 +215,33 @@ def save(
             look,
             grads,
             edges,
-            page,
-            legend_svg,
+            page_pt,
+            parts.get("legend", ("", None))[1],
             caption_size,
             folds,
+            title=parts.get("title", ("", None))[1],
+            heading=heading,
         )
         return _write(path, pdf)
     look = lecture(theme_look) if opts.page else theme_look
     tag_pt = TAG_EM * float(look.node_pt)
+    # the caption strip of each frame: the title line (off a slide), "Step k
+    # of n: ..." and the highlights
+    captions = [
+        caption_source(
+            title,
+            theme_look,
+            styler.styles,
+            legend=k > 0,
+            slide=bool(opts.page),
+            heading=heading,
+        )
+        for k, title in enumerate(titles)
+    ]
+    if opts.page:  # the slide's page layout: title, caption, graph, legend row
+        sizes = {name: render.natural_size(svg) for name, (_dot, svg) in parts.items()}
+        sizes["caption"] = caption_size
+        places = render.page_layout(page_pt, sizes)
     if fmt == "svg":
         svgs = each_frame(lambda src: render.svg(src, opts.engine))
         svgs = [
@@ -210,15 +250,22 @@ def save(
             )
             for k, svg in enumerate(svgs)
         ]
+        strips = each_frame(lambda src: render.svg(src, opts.engine), captions)
+        if opts.page:
+            still = {name: svg for name, (_dot, svg) in parts.items()}
+            svgs = [
+                render.page_svg(
+                    page_pt,
+                    {**still, "caption": strip, "graph": svg},
+                    theme_look.background,
+                    rooms={"caption": caption_size},
+                )
+                for strip, svg in zip(strips, svgs)
+            ]
+        else:
+            svgs = captioned_svgs(svgs, strips, theme_look.background)
         return _write_frames(path, [s.encode() for s in svgs], "svg")
     dpi = dpi or (GIF_DPI if fmt == "gif" else DEFAULT_DPI)
-    # the caption strip of each frame: "Step k of n: ..." and the highlights
-    captions = [
-        caption_source(
-            title, theme_look, styler.styles, legend=k > 0, slide=bool(opts.page)
-        )
-        for k, title in enumerate(titles)
-    ]
     strips = each_frame(lambda src: render.png(src, opts.engine, dpi), captions)
     # where the tags go: the layout every frame shares
     graph_svg = parts["graph"][1] if opts.page else render.svg(source(0), opts.engine)
@@ -239,12 +286,9 @@ def save(
     if not opts.page:
         pngs = each_frame(lambda src: render.png(src, opts.engine, dpi))
         pngs = captioned(tagged(pngs, dpi / 72), strips, theme_look.background, dpi)
-    else:  # the slide's page layout: caption, graph and legend row apart
-        sizes = {name: render.natural_size(svg) for name, (_dot, svg) in parts.items()}
-        sizes["title"] = caption_size
-        places = render.page_layout((opts.page[0] * 72, opts.page[1] * 72), sizes)
-        if places["title"][2] < 1:  # a caption wider than the page: drawn smaller
-            strip_dpi = dpi * places["title"][2]
+    else:
+        if places["caption"][2] < 1:  # a caption wider than the page: smaller
+            strip_dpi = dpi * places["caption"][2]
             strips = each_frame(
                 lambda s: render.png(s, opts.engine, strip_dpi), captions
             )
@@ -252,17 +296,18 @@ def save(
         scale = places["graph"][2]
         graphs = each_frame(lambda src: render.png(src, opts.engine, dpi * scale))
         graphs = tagged(graphs, dpi * scale / 72)
-        pictures = {}
-        if "legend" in parts:
-            legend_dpi = dpi * places["legend"][2]
-            pictures["legend"] = render.png(parts["legend"][0], opts.engine, legend_dpi)
+        pictures = {  # the parts every frame shares: its title, the legend row
+            name: render.png(dot_source, opts.engine, dpi * places[name][2])
+            for name, (dot_source, _svg) in parts.items()
+            if name != "graph"
+        }
         pngs = [
             render.paste_parts(
                 opts.page,
                 dpi,
                 places,
                 sizes,
-                {**pictures, "title": strip, "graph": graph},
+                {**pictures, "caption": strip, "graph": graph},
                 theme_look.background,
             )
             for strip, graph in zip(strips, graphs)
@@ -567,22 +612,33 @@ def caption_source(
     styles: dict[str, dict[str, str]],
     legend: bool = True,
     slide: bool = False,
+    heading: str | None = None,
 ) -> str:
-    """DOT of the strip above a PNG / GIF frame: the caption and, when
+    """DOT of the strip above a PNG / GIF / SVG frame: the caption and, when
     ``legend``, one row of sample nodes painted like each highlight with
     what it means. Laid out by the same engine as the frame (same fonts).
-    ``slide``: larger (`SLIDE_CAPTION`) and centred, as a slide's title."""
+    ``slide``: larger (`SLIDE_CAPTION`) and centred, as a slide's title.
+    ``heading``: a title line above the caption, as large as a drawing's
+    title (`TITLE_EM` of its node names; a slide draws its title apart)."""
     fill, border = theme.colors["fn"]
     base = {"style": "rounded,filled", "fillcolor": fill, "color": border}
     base["penwidth"] = "1.2"
     grow = SLIDE_CAPTION if slide else 1.0
     size = [f"{v * grow:g}" for v in (0.3, 0.18)]  # a legend swatch, inches
+    label = f"<b>{esc(title)}</b>"
+    if heading:  # two lines, each aligned as the label is
+        align = "center" if slide else "left"
+        pt = round(float(theme.node_pt) * TITLE_EM)
+        label = (
+            '<table border="0" cellborder="0" cellspacing="0" cellpadding="0">'
+            f'<tr><td align="{align}"><font point-size="{pt}"><b>{esc(heading)}'
+            f'</b></font></td></tr><tr><td align="{align}">{label}</td></tr></table>'
+        )
     body = [
         f'\tgraph [bgcolor={quote(theme.background)} pad="0.15,0.08" margin=0 '
         f"ranksep=0.1 nodesep={0.06 * grow:g} fontname={quote(FONT)} "
         f"fontsize={CAPTION_FONT_PT * grow:g} fontcolor={quote(theme.text)} "
-        f"labelloc=t labeljust={'c' if slide else 'l'} "
-        f"label=<<b>{esc(title)}</b>>]",
+        f"labelloc=t labeljust={'c' if slide else 'l'} label=<{label}>]",
         f"\tnode [fontname={quote(FONT)} fontsize={LEGEND_FONT_PT * grow:g} "
         f"fontcolor={quote(theme.text)}]",
     ]
@@ -590,16 +646,20 @@ def caption_source(
     for k, (role, text) in enumerate(legend_roles() if legend else []):
         look = {**base, **_restyled(base, styles.get(role, {}))}
         attrs = " ".join(f"{key}={quote(v)}" for key, v in sorted(look.items()))
+        # (ids of their own: a page holds the caption beside other drawings)
         body.append(
-            f'\ts{k} [shape=box label="" width={size[0]} height={size[1]} '
-            f"fixedsize=true {attrs}]"
+            f'\ts{k} [id="caption-s{k}" shape=box label="" width={size[0]} '
+            f"height={size[1]} fixedsize=true {attrs}]"
         )
-        body.append(f'\tt{k} [shape=plaintext label={quote(text)} margin="0.04,0"]')
+        body.append(
+            f'\tt{k} [id="caption-t{k}" shape=plaintext label={quote(text)} '
+            'margin="0.04,0"]'
+        )
         names += [f"s{k}", f"t{k}"]
     if names:  # one row, in this order
         body.append(f"\t{{rank=same; {' -> '.join(names)} [style=invis]}}")
     else:  # (an empty graph would draw nothing under its label)
-        body.append("\tspace [shape=point style=invis width=0.01]")
+        body.append('\tspace [id="caption-space" shape=point style=invis width=0.01]')
     return "digraph caption {\n" + "\n".join(body) + "\n}\n"
 
 
@@ -639,6 +699,26 @@ def captioned(
     return out
 
 
+def captioned_svgs(svgs: list[str], strips: list[str], background: str) -> list[str]:
+    """Each SVG frame under its caption strip (engine SVGs), stacked as
+    `captioned` stacks PNG frames: every frame the same size, the strip at
+    the top left, the frame centred under it, on the theme's background."""
+    frames = [render.natural_size(svg) for svg in svgs]
+    tops = [render.natural_size(strip) for strip in strips]
+    top = max(h for _w, h in tops)
+    width = max(w for w, _h in frames + tops)
+    height = top + max(h for _w, h in frames)
+    return [
+        render.placed_svg(
+            (width, height),
+            {"caption": strip, "graph": svg},
+            {"caption": (0.0, 0.0, 1.0), "graph": ((width - w) / 2, top, 1.0)},
+            background,
+        )
+        for svg, strip, (w, _h) in zip(svgs, strips, frames)
+    ]
+
+
 def _top_aligned(strips: list[bytes], background: str) -> list[Any]:
     """The caption strips as pictures of one height, each at the top of its
     own (a frame without a legend row keeps its title where the others are)."""
@@ -667,6 +747,8 @@ def pdf_pages(
     legend: str | None = None,
     caption_size: tuple[float, float] | None = None,
     folds: list[dict[str, str]] | None = None,
+    title: str | None = None,
+    heading: str | None = None,
 ) -> bytes:
     """A multi-page PDF of one laid-out SVG: page k applies ``pages[k]`` (SVG
     element id -> DOT attributes: ``color``, ``fillcolor``, ``penwidth``,
@@ -677,11 +759,13 @@ def pdf_pages(
     of ``theme``'s node names), and ``folds[k]`` (SVG id of a folded block ->
     which repeat it shows) in a tag over the block. ``page``: pages of
     exactly that size in points (a slide), laid out as a drawing's slide
-    (`render.page_layout`): the caption as the title at the top, ``legend``
-    (the SVG of the legend row) at the bottom, the graph scaled to fit
-    between them and centred (``caption_size``: the room the caption takes,
-    in points, as the PNG frames' caption strip takes it);
-    else each page is the drawing's size plus the caption. The SVG is parsed
+    (`render.page_layout`): ``title`` (the SVG of the slide's title line) at
+    the top, the caption under it, ``legend`` (the SVG of the legend row) at
+    the bottom, the graph scaled to fit between them and centred
+    (``caption_size``: the room the caption takes, in points, as the PNG
+    frames' caption strip takes it); else each page is the drawing's size
+    plus the caption, which starts with the line ``heading`` (the title off
+    a slide) when given. The SVG is parsed
     once (svglib), so a page costs a redraw, not a new layout and parse. The
     caption strip says "Step k of n" and explains the highlights; it is
     painted in the theme's background (a dark PDF is dark everywhere)."""
@@ -699,21 +783,27 @@ def pdf_pages(
         re.sub(r"^Step (\d+):", rf"Step \1 of {len(pages) - 1}:", title)
         for title in titles
     ]
-    strip = _Caption(title_pt, legend_pt)
-    caption_w = max([strip.legend_width()] + [strip.title_width(c) for c in captions])
+    heading = None if page else heading  # (a slide draws ``title`` instead)
+    heading_pt = float(theme.node_pt) * TITLE_EM if heading else 0.0
+    strip = _Caption(title_pt, legend_pt, heading_pt)
+    caption_w = max(
+        [strip.legend_width(), strip.heading_width(heading or "")]
+        + [strip.title_width(c) for c in captions]
+    )
     parts = {"graph": drawing}
     if page:
-        title = caption_size or (caption_w, strip.height)
-        caption_w = title[0]
-        sizes = {"graph": render.natural_size(svg), "title": title}
-        if legend is not None:
-            parts["legend"] = render.svg_drawing(legend)
-            sizes["legend"] = render.natural_size(legend)
+        room = caption_size or (caption_w, strip.height)
+        caption_w = room[0]
+        sizes = {"graph": render.natural_size(svg), "caption": room}
+        for name, part in (("title", title), ("legend", legend)):
+            if part is not None:
+                parts[name] = render.svg_drawing(part)
+                sizes[name] = render.natural_size(part)
         places = render.page_layout(page, sizes)
     else:  # the drawing at its size under the caption, left-aligned
         page = (max(drawing.width, caption_w + 20), drawing.height + strip.height)
         places = {
-            "title": (10.0, 0.0, 1.0),
+            "caption": (10.0, 0.0, 1.0),
             "graph": ((page[0] - drawing.width) / 2, strip.height, 1.0),
         }
     width, height = page
@@ -746,9 +836,9 @@ def pdf_pages(
             canvas.scale(scale, scale)
             renderPDF.draw(part, canvas, 0, 0)
             canvas.restoreState()
-        x, y, scale = places["title"]
+        x, y, scale = places["caption"]
         centre = x + caption_w * scale / 2 if grow > 1 else None
-        strip.draw(canvas, caption, x, height - y, scale, theme, centre, legend=k > 0)
+        strip.draw(canvas, caption, x, height - y, scale, theme, centre, k > 0, heading)
         canvas.showPage()
         for shape, name, value in reversed(undo):  # back to the plain picture
             setattr(shape, name, value)
@@ -763,18 +853,25 @@ def _css_color(name: str) -> str:
 class _Caption:
     """The PDF's caption strip: the title line in bold and, under it, a sample
     stroke per highlight and its meaning (the widget's legend, in the CSS
-    colours and dash patterns; "already run" shaded as the pages shade it)."""
+    colours and dash patterns; "already run" shaded as the pages shade it).
+    ``heading_pt``: room for a heading line above the title (off slides)."""
 
     PAD = 6.0  # above the title and under the legend row, in points
 
-    def __init__(self, title_pt: float, legend_pt: float) -> None:
+    def __init__(self, title_pt: float, legend_pt: float, heading_pt: float = 0.0):
         self.title_pt, self.legend_pt = title_pt, legend_pt
-        self.height = 2 * self.PAD + 1.25 * title_pt + 1.35 * legend_pt
+        self.heading_pt = heading_pt
+        self.height = 2 * self.PAD + 1.25 * (heading_pt + title_pt) + 1.35 * legend_pt
 
     def title_width(self, text: str) -> float:
         from reportlab.pdfbase.pdfmetrics import stringWidth
 
         return stringWidth(text, "Helvetica-Bold", self.title_pt)
+
+    def heading_width(self, text: str) -> float:
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        return stringWidth(text, "Helvetica-Bold", self.heading_pt)
 
     def _items(self) -> list[tuple[str, str, float]]:
         from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -798,17 +895,26 @@ class _Caption:
         theme: Theme,
         centre: float | None = None,
         legend: bool = True,
+        heading: str | None = None,
     ) -> None:
         """At ``x`` (or each line centred on ``centre``), ``top`` the strip's
-        top in PDF points (y up), ``scale`` times its size."""
+        top in PDF points (y up), ``scale`` times its size; ``heading`` on a
+        line of its own above the title."""
         canvas.saveState()
         canvas.translate(x, top)
         canvas.scale(scale, scale)
         mid = None if centre is None else (centre - x) / scale
         pt = self.legend_pt
         canvas.setFillColor(_rl_color(theme.text))
+        baseline = -self.PAD
+        if heading and self.heading_pt:
+            canvas.setFont("Helvetica-Bold", self.heading_pt)
+            baseline -= self.heading_pt
+            left = 0.0 if mid is None else mid - self.heading_width(heading) / 2
+            canvas.drawString(left, baseline, heading)
+            baseline -= 0.25 * self.heading_pt
         canvas.setFont("Helvetica-Bold", self.title_pt)
-        baseline = -self.PAD - self.title_pt
+        baseline -= self.title_pt
         left = 0.0 if mid is None else mid - self.title_width(title) / 2
         canvas.drawString(left, baseline, title)
         if legend:  # (the picture before backward has no highlight to explain)
@@ -981,9 +1087,12 @@ def frame_tags(
 def svg_geometry(svg: str) -> tuple[tuple[float, float], dict[str, Any]]:
     """The graph group's translation and, by element id, each edge's path
     (x0 y0 then 6 numbers a cubic segment) and each cluster's box (left,
-    top, right, bottom), in the group's coordinates, from an engine SVG."""
+    top, right, bottom), in the group's coordinates, from an engine SVG (or
+    a page or captioned frame holding one: its part "graph0",
+    `render.placed_svg`)."""
     root = ET.fromstring(svg[svg.index("<svg") :])
-    graph = next(g for g in root.iter(f"{_SVG}g") if g.get("class") == "graph")
+    graphs = [g for g in root.iter(f"{_SVG}g") if g.get("class") == "graph"]
+    graph = next((g for g in graphs if g.get("id") == "graph0"), graphs[0])
     m = re.search(r"translate\(([-\d.]+)[ ,]([-\d.]+)\)", graph.get("transform", ""))
     shift = (float(m.group(1)), float(m.group(2))) if m else (0.0, 0.0)
     out: dict[str, Any] = {}

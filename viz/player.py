@@ -162,10 +162,12 @@ def html_page(
     theme: Theme = THEMES["light"],
     theme_name: str = "light",
     states: dict[str, dict[str, Any]] | None = None,
+    title: str | None = None,
 ) -> str:
     """One self-contained page: each drawing once, the frames as JSON, the
     widget's screen code and ~150 lines of player code. ``states``
-    (`box_states`): the drawings a click on a box shows."""
+    (`box_states`): the drawings a click on a box shows; ``title``: the
+    page's (browser tab) title, the drawings' own title."""
     states = states or {}
     data = {**player_data(stepper), "theme": theme_name}
     data["states"] = {
@@ -174,6 +176,7 @@ def html_page(
     }
     css = CSS_PATH.read_text(encoding="utf-8")
     name = html.escape(stepper.frames[0].name if stepper.frames else "backward")
+    page_title = html.escape(title) if title else f"backward() step by step: {name}"
     buttons = "".join(
         f'<button type="button" class="{cls}" title="{key}">{label}</button>'
         for cls, key, label in (
@@ -211,7 +214,7 @@ def html_page(
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="{_CSP}">
-<title>backward() step by step: {name}</title>
+<title>{page_title}</title>
 <style>
 {css}{_PAGE_CSS}body {{ background: {theme.background}; color: {theme.text}; }}
 </style>

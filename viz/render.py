@@ -167,15 +167,16 @@ def svg_size(svg_text: str) -> tuple[float, float]:
     return float(m.group(1)), float(m.group(2))
 
 
-# A slide page holds up to three drawings, each laid out on its own: the title
-# at the top, the legend row at the bottom (both at their own size, smaller
-# only if wider than the page) and the graph, scaled to fill what is left and
-# centred in it. Laid out together, the engine put the title over the graph's
-# middle and the legend at the left, so the graph sat off-centre.
+# A slide page holds up to four drawings, each laid out on its own: the title
+# at the top, under it a stepper frame's caption ("Step 3 of 8: ..."), the
+# legend row at the bottom (each at its own size, smaller only if wider than
+# the page) and the graph, scaled to fill what is left and centred in it. Laid
+# out together, the engine put the title over the graph's middle and the
+# legend at the left, so the graph sat off-centre.
 PAGE_MARGIN_PT = 10.0  # all round (the graph's own pad is dropped)
-PAGE_GAP_PT = 4.0  # between the title, the graph and the legend
+PAGE_GAP_PT = 4.0  # between the title, the caption, the graph and the legend
 MAX_UPSCALE = 1.0  # a small graph keeps its lecture size, centred
-PAGE_PARTS = ("title", "graph", "legend")
+PAGE_PARTS = ("title", "caption", "graph", "legend")
 _BACKGROUND = re.compile(
     r'class="graph"[^>]*>\s*<title>[^<]*</title>\s*<polygon[^>]*points="([^"]*)"'
 )
@@ -201,16 +202,17 @@ def page_layout(
 ) -> dict[str, tuple[float, float, float]]:
     """Where each part goes: name -> (x, y, scale) of its top left corner in
     page points. ``sizes``: the natural size of each part present ("graph",
-    and optionally "title" and "legend")."""
+    and optionally "title", "caption" and "legend")."""
     width, height = page_pt
     inner = width - 2 * PAGE_MARGIN_PT
     top, bottom = PAGE_MARGIN_PT, height - PAGE_MARGIN_PT
     out = {}
-    if "title" in sizes:
-        w, h = sizes["title"]
-        scale = min(1.0, inner / w)
-        out["title"] = ((width - w * scale) / 2, top, scale)
-        top += h * scale + PAGE_GAP_PT
+    for name in ("title", "caption"):  # from the top down
+        if name in sizes:
+            w, h = sizes[name]
+            scale = min(1.0, inner / w)
+            out[name] = ((width - w * scale) / 2, top, scale)
+            top += h * scale + PAGE_GAP_PT
     if "legend" in sizes:
         w, h = sizes["legend"]
         scale = min(1.0, inner / w)
@@ -229,7 +231,7 @@ def page_layout(
 
 def _inner(svg_text: str, name: str) -> str:
     """The engine SVG's content without its ``<svg>`` element, its graph
-    group renamed ``name`` (three parts on a page: no id twice)."""
+    group renamed ``name`` (several parts on a page: no id twice)."""
     start = svg_text.index(">", svg_text.index("<svg")) + 1
     body = svg_text[start : svg_text.rindex("</svg>")]
     return body.replace(
@@ -238,13 +240,36 @@ def _inner(svg_text: str, name: str) -> str:
 
 
 def page_svg(
-    page_pt: tuple[float, float], parts: dict[str, str], background: str
+    page_pt: tuple[float, float],
+    parts: dict[str, str],
+    background: str,
+    rooms: dict[str, tuple[float, float]] | None = None,
 ) -> str:
     """One SVG page of exactly ``page_pt`` points: each part (name -> engine
-    SVG) placed by `page_layout` on a ``background`` rectangle."""
-    sizes = {name: natural_size(svg) for name, svg in parts.items()}
+    SVG) placed by `page_layout` on a ``background`` rectangle. ``rooms``:
+    the size a part is given instead of its own (a stepper's caption gets
+    the room of the widest, so the graph sits on the same spot on every
+    frame); a smaller part is centred across its room, at its top."""
+    natural = {name: natural_size(svg) for name, svg in parts.items()}
+    sizes = {**natural, **(rooms or {})}
     places = page_layout(page_pt, sizes)
-    w, h = page_pt
+    for name, (x, y, scale) in places.items():
+        x += (sizes[name][0] - natural[name][0]) * scale / 2
+        places[name] = (x, y, scale)
+    return placed_svg(page_pt, parts, places, background)
+
+
+def placed_svg(
+    size_pt: tuple[float, float],
+    parts: dict[str, str],
+    places: dict[str, tuple[float, float, float]],
+    background: str,
+) -> str:
+    """One SVG of ``size_pt`` points: each part (name -> engine SVG, drawn in
+    `PAGE_PARTS` order) at its place, (x, y, scale) of its top left corner,
+    on a ``background`` rectangle. Each part's graph group is renamed for
+    its part ("graph0", "caption0"...): no id twice."""
+    w, h = size_pt
     out = [
         '<?xml version="1.0" encoding="UTF-8" standalone="no"?>',
         f'<svg width="{w:g}pt" height="{h:g}pt" viewBox="0 0 {w:g} {h:g}" '

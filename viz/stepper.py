@@ -814,8 +814,9 @@ class BackwardStepper:
 
         If the pass is not over, the rest of backward runs first (so ``.grad``
         is final afterwards); the frame on display does not change. Options:
-        ``theme``, ``size``, ``dpi``, ``view``, ``legend``, ``frame_ms`` (see
-        `viz.export.save`).
+        ``theme``, ``size``, ``title`` (above every frame's caption; on a
+        slide where a drawing's slide has it), ``dpi``, ``view``, ``legend``,
+        ``frame_ms`` (see `viz.export.save`).
         """
         from .export import save
 

@@ -77,6 +77,21 @@ def page_streams(data: bytes) -> list[bytes]:
     return out
 
 
+def graph_part(frame: str) -> str:
+    """An SVG frame's graph alone, as the engine drew it: the frame is a
+    page of parts (`render.placed_svg`: its caption strip above the graph),
+    so this is its "graph0" group in an engine-like ``<svg>`` of its size."""
+    ET.register_namespace("", SVG_NS[1:-1])
+    page = ET.fromstring(frame)
+    (graph,) = [g for g in page.iter(f"{SVG_NS}g") if g.get("id") == "graph0"]
+    body = ET.tostring(graph, encoding="unicode")
+    w, h = (round(v) for v in render.natural_size(body))
+    return (
+        f'<svg width="{w}pt" height="{h}pt" viewBox="0 0 {w} {h}" '
+        f'xmlns="{SVG_NS[1:-1]}">{body}</svg>'
+    )
+
+
 def node_positions(svg: str) -> dict[str, tuple[str, str]]:
     """id -> (x, y) of the first text of every node: where the layout put it."""
     root = ET.fromstring(svg)
@@ -255,7 +270,7 @@ def test_svg_frames_keep_ids_and_layout_and_bake_the_highlight(
     folder = stepper.save(tmp_path / "frames", fmt="svg")
     files = sorted(folder.glob("*.svg"))
     assert [f.name for f in files] == [f"frame_{k:03d}.svg" for k in range(9)]
-    svgs = [f.read_text(encoding="utf-8") for f in files]
+    svgs = [graph_part(f.read_text(encoding="utf-8")) for f in files]
     first = node_positions(svgs[0])
     assert "ex-f0" in first and "ex-t0" in first
     for svg in svgs[1:]:
@@ -292,7 +307,7 @@ def test_frames_show_a_grad_once_it_is_written(tmp_path: Path) -> None:
     stepper = seed_stepper()
     assert "None" not in stepper.svg()  # the widget's picture too
     folder = stepper.save(tmp_path / "frames", fmt="svg")
-    svgs = [f.read_text(encoding="utf-8") for f in sorted(folder.glob("*.svg"))]
+    svgs = [graph_part(f.read_text("utf-8")) for f in sorted(folder.glob("*.svg"))]
     written = grad_steps(stepper)
     # each of w1, w2, w3 is written once, with the .grad a plain backward gives
     names = {tid: t.name for tid, t in stepper.graph.tensors.items() if t.name}
@@ -436,7 +451,7 @@ def test_png_frames_carry_caption_legend_and_read_in_greyscale(
     )
     assert picture.crop((0, 0, strip.width, strip.height)).tobytes() == strip.tobytes()
     # the graph below it: where the SVG frame of the same layout puts the nodes
-    svg = (svgs / f"frame_{k:03d}.svg").read_text(encoding="utf-8")
+    svg = graph_part((svgs / f"frame_{k:03d}.svg").read_text(encoding="utf-8"))
     (w_pt, _h), boxes = svg_boxes(svg)
     scale = dpi / 72
     left = (picture.width - round(w_pt * scale)) // 2
@@ -499,7 +514,7 @@ def test_error_frame_is_exported(tmp_path: Path) -> None:
     y.mul_(2)
     stepper = BackwardStepper(z, id_prefix="er-")
     folder = stepper.save(tmp_path / "f", fmt="svg")
-    last = sorted(folder.glob("*.svg"))[-1].read_text(encoding="utf-8")
+    last = graph_part(sorted(folder.glob("*.svg"))[-1].read_text(encoding="utf-8"))
     bad = stepper.frames[-1]
     assert bad.error
     error_color = export.role_styles()["error"]["color"]
@@ -603,6 +618,7 @@ def test_png_and_gif_frames_tag_the_gradients_sent(tmp_path: Path) -> None:
     dpi = 72
     folder = stepper.save(tmp_path / "png", fmt="png", dpi=dpi)
     svg = (stepper.save(tmp_path / "svg", fmt="svg") / "frame_000.svg").read_text()
+    svg = graph_part(svg)
     shift, geometry = export.svg_geometry(svg)
     fill = export.EDGE_TAG["fill"]
     pictures = [Image.open(f) for f in sorted(folder.glob("frame_*.png"))]

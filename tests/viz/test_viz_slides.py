@@ -29,7 +29,7 @@ _PLACE = re.compile(
 
 
 def placements(svg: str) -> dict[str, tuple[float, float, float, float, float]]:
-    """Page part ("title", "graph", "legend") -> (x, y, scale, tx, ty): a
+    """Page part ("title", "caption", "graph", "legend") -> (x, y, scale, tx, ty): a
     point (u, v) the engine drew in it is at (x + s (tx + u), y + s (ty + v))
     on the page."""
     return {
@@ -44,7 +44,7 @@ def part_boxes(svg: str) -> dict[str, tuple[float, float, float, float]]:
     out = {}
     for g in ET.fromstring(svg).iter(f"{NS}g"):
         name = (g.get("id") or "").partition("page-")[2]
-        if name not in ("title", "graph", "legend"):
+        if name not in render.PAGE_PARTS:
             continue
         x, y, s, tx, ty = placements(svg)[name]
         poly = next(g.iter(f"{NS}polygon"))
@@ -310,3 +310,126 @@ def test_stepper_slides_use_the_slide_layout(minigrad, seeds, tmp_path, size, pa
         assert x0 == pytest.approx(left, abs=3) and x1 == pytest.approx(
             page[0] - right, abs=3
         )
+
+
+TITLE = "Backward, one node at a time"
+
+
+def svg_texts(svg: str, part: str) -> list[tuple[str, float, float]]:
+    """(text, y on the page, font size in points of the page) of every text
+    a page part (``page-title``, ``page-caption``...) holds, top to bottom."""
+    x, y, s, tx, ty = placements(svg)[part]
+    group = next(
+        g for g in ET.fromstring(svg).iter(f"{NS}g") if g.get("id") == f"page-{part}"
+    )
+    out = [
+        (t.text or "", y + s * (ty + float(t.get("y"))), s * float(t.get("font-size")))
+        for t in group.iter(f"{NS}text")
+        if (t.text or "").strip()
+    ]
+    return sorted(out, key=lambda t: t[1])
+
+
+def title_group(svg: str) -> str:
+    """The page's title part as text: where it is placed and what it draws."""
+    return re.search(r'<g id="page-title".*?</g>\s*</g>\s*</g>', svg, re.S).group(0)
+
+
+@pytest.mark.parametrize(
+    ("size", "page"), [("slide", (960, 540)), ("slide43", (720, 540))]
+)
+def test_stepper_slides_carry_the_title(minigrad, seeds, tmp_path, size, page):
+    """stepper.save(..., size=, title=) puts the teacher's title on every
+    page and frame where a drawing's slide puts it (same size, same spot,
+    TITLE_PT points of the page), the frame's caption under it, the graph
+    under both: SVG and PNG frames, PDF pages; the page stays exact."""
+    from PIL import Image
+    from test_stepper_export import page_streams
+
+    from viz.dot import TITLE_PT
+
+    loss, params = seeds["seed2"](minigrad)
+    stepper = viz.BackwardStepper(loss, params=params)
+    slide = stepper.drawing.save(tmp_path / "d.svg", size=size, title=TITLE)
+    slide = slide.read_text()
+    folder = stepper.save(tmp_path / "svg", fmt="svg", size=size, title=TITLE)
+    svgs = [f.read_text() for f in sorted(folder.glob("frame_*.svg"))]
+    n = len(stepper.frames)  # (the export ran the pass)
+    assert len(svgs) == n + 1
+    for k, svg in enumerate(svgs):
+        assert render.svg_size(svg) == page
+        # the drawing's slide title, placed and drawn the same, unscaled
+        assert title_group(svg) == title_group(slide)
+        ((text, title_y, pt),) = svg_texts(svg, "title")
+        assert text == TITLE and pt == pytest.approx(TITLE_PT)
+        caption = svg_texts(svg, "caption")
+        want = f"Step {k} of {n}" if k else "Before backward"
+        assert caption[0][0].startswith(want), (k, caption)
+        box = part_boxes(svg)
+        gap = render.PAGE_GAP_PT
+        assert box["caption"][1] == pytest.approx(box["title"][3] + gap, abs=0.05)
+        assert box["graph"][1] >= box["caption"][3] + gap - 0.05
+        bottom = page[1] - render.PAGE_MARGIN_PT
+        assert box["legend"][3] == pytest.approx(bottom, abs=0.05)
+    # the PDF pages: the title on each, at TITLE_PT, above the caption
+    pdf = stepper.save(tmp_path / "s.pdf", size=size, title=TITLE).read_bytes()
+    boxes = re.findall(rb"/MediaBox \[\s*([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)", pdf)
+    assert [tuple(round(float(v)) for v in b) for b in boxes] == [(0, 0, *page)] * (
+        n + 1
+    )
+    pages = [p for p in page_streams(pdf) if b" Tj" in p]
+    assert len(pages) == n + 1
+    for k, p in enumerate(pages):
+        (at,) = [m.start() for m in re.finditer(re.escape(f"({TITLE}) Tj"), p.decode())]
+        assert re.findall(rb"/F\d+ ([\d.]+) Tf", p[:at])[-1] == str(TITLE_PT).encode()
+        assert (f"(Step {k} of {n}" if k else "(Before backward").encode() in p
+    # the PNG frames: the title band is the drawing's slide's, pixel for pixel
+    dpi = 48
+    png = Image.open(stepper.drawing.save(tmp_path / "d.png", size=size, title=TITLE,
+                                          dpi=dpi)).convert("RGB")  # fmt: skip
+    band = (0, 0, png.width, round(box["title"][3] * dpi / 72))
+    folder = stepper.save(tmp_path / "png", fmt="png", size=size, title=TITLE, dpi=dpi)
+    frames = sorted(folder.glob("frame_*.png"))
+    assert len(frames) == n + 1
+    for f in frames[:3]:
+        frame = Image.open(f).convert("RGB")
+        assert frame.size == png.size == (page[0] * dpi // 72, page[1] * dpi // 72)
+        assert frame.crop(band).tobytes() == png.crop(band).tobytes()
+        assert len(frame.crop(band).getcolors(1 << 16)) > 2  # (not blank)
+
+
+def test_stepper_frames_off_slides_start_with_the_title(minigrad, seeds, tmp_path):
+    """Without a slide size the title is the first line of every frame's
+    caption strip, as large as a drawing's title (TITLE_EM of its node
+    names), above "Step k of n"; the stepper's own title= is the default;
+    the HTML page is named by it and its drawings carry it."""
+    from test_stepper_export import page_streams
+
+    from viz.dot import TITLE_EM
+
+    loss, params = seeds["seed2"](minigrad)
+    stepper = viz.BackwardStepper(loss, params=params, title=TITLE)
+    heading_pt = TITLE_EM * float(THEMES["light"].node_pt)
+    folder = stepper.save(tmp_path / "svg", fmt="svg")
+    svgs = [f.read_text() for f in sorted(folder.glob("frame_*.svg"))]
+    n = len(stepper.frames)  # (the export ran the pass)
+    assert len(svgs) == n + 1
+    for k, svg in enumerate(svgs):
+        (first, second, *_rest) = svg_texts(svg, "caption")
+        assert first[0] == TITLE and first[2] == pytest.approx(heading_pt)
+        assert second[0].startswith(f"Step {k} of {n}" if k else "Before backward")
+        assert second[1] > first[1]  # under it
+        assert TITLE not in "".join(t for t, _y, _pt in svg_texts(svg, "graph"))
+    pdf = stepper.save(tmp_path / "s.pdf").read_bytes()
+    pages = [p for p in page_streams(pdf) if b" Tj" in p]
+    assert len(pages) == n + 1
+    for p in pages:
+        at = p.index(f"({TITLE}) Tj".encode())
+        assert re.findall(rb"/F\d+ ([\d.]+) Tf", p[:at])[-1] == b"%g" % heading_pt
+        assert p.count(TITLE.encode()) == 1
+    page = stepper.save(tmp_path / "s.html").read_text(encoding="utf-8")
+    assert f"<title>{TITLE}</title>" in page
+    assert page.count(f">{TITLE}</text>") == 2  # the backward and forward drawings
+    other = "Another title"  # save(title=) wins over the stepper's
+    svg = stepper.save(tmp_path / "o", fmt="svg", title=other) / "frame_001.svg"
+    assert svg_texts(svg.read_text(), "caption")[0][0] == other
