@@ -4,14 +4,40 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import grad_mode
+from .. import engine, grad_mode
 from .._warn import warn
-from ..engine import StepEvent, backward, backward_steps, grad
+from ..engine import StepEvent, backward, backward_steps
 from ..grad_mode import enable_grad, no_grad, set_grad_enabled
 from ..gradcheck import GradcheckError, gradcheck, gradgradcheck
 from . import forward_ad, function, functional, graph, profiler, variable
 from .function import Function
 from .variable import Variable
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
+    materialize_grads: bool = False,
+) -> tuple:
+    """Return the gradients of ``outputs`` with respect to ``inputs`` (nothing is
+    accumulated into ``.grad``). With ``is_grads_batched``, the first dim of
+    each grad_output is a batch: one gradient per element, stacked (PyTorch
+    vmaps its one pass; here the engine runs once per element)."""
+    if not is_grads_batched:
+        return engine.grad(
+            outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs,
+            allow_unused, materialize_grads=materialize_grads,
+        )  # fmt: skip
+    return functional.batched_grad(
+        outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+        materialize_grads,
+    )  # fmt: skip
 
 
 def set_detect_anomaly(mode: bool, check_nan: bool = True) -> None:

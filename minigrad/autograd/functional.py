@@ -8,15 +8,17 @@ tensors are never part of the graph; results are detached unless
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from .. import engine
+from .. import _backward_io, engine
 from .._tensor import Tensor
+from ..creation import ones_like, zeros_like
 from ..grad_mode import enable_grad
 from ..ops.join import stack
+from . import forward_ad
 
 
 def _as_tuple(x: Any) -> tuple[tuple, bool]:
@@ -72,6 +74,78 @@ def _output_and(
     return _done(out, create_graph), result if ins_tuple else result[0]
 
 
+def batched_grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any,
+    retain_graph: bool | None,
+    create_graph: bool,
+    allow_unused: bool | None,
+    materialize_grads: bool,
+) -> tuple:
+    """``autograd.grad(..., is_grads_batched=True)``: the first dim of each
+    grad_output is a batch; one gradient per element, stacked (PyTorch vmaps
+    its one backward pass; here the engine runs once per element)."""
+    outs = _backward_io.tensors(outputs)
+    given = grad_outputs if grad_outputs is not None else [None] * len(outs)
+    batches = _backward_io.tensors(given)
+    for i, (out, g) in enumerate(zip(outs, batches)):
+        if g is None and out.requires_grad:  # PyTorch's seed: ones, then batched
+            if out.numel() != 1:
+                raise RuntimeError(
+                    "grad can be implicitly created only for scalar outputs"
+                )
+            if out.dim() == 0:
+                raise ValueError(
+                    "vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, "
+                    "but that input is a Tensor of dimensionality 0 so expected in_dim "
+                    "to satisfy 0 <= in_dim < 0."
+                )
+            batches[i] = g = ones_like(out)
+        if isinstance(g, Tensor) and g[0].shape != out.shape:  # (g[0]: as PyTorch)
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of "
+                "each grad_output as the batch dimension. The sizes of the remaining "
+                "dimensions are expected to match the shape of corresponding output, "
+                f"but a mismatch was detected: grad_output[{i}] has a shape of "
+                f"{g[0].shape[1:]} and output[{i}] has a shape of {out.shape}. If you "
+                "only want some tensors in `grad_output` to be considered batched, "
+                "consider using vmap."
+            )
+    sizes = [g.shape[0] for g in batches if isinstance(g, Tensor)]
+    if not sizes:
+        raise ValueError("vmap: Expected at least one Tensor to vmap over")
+    if any(n != sizes[0] for n in sizes):
+        raise ValueError(
+            "vmap: Expected all tensors to have the same size in the mapped "
+            f"dimension, got sizes {sizes} for the mapped dimension"
+        )
+    if retain_graph is None:
+        retain_graph = create_graph
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    rows = [
+        engine.grad(
+            outputs,
+            inputs,
+            [g if g is None else g[b] for g in batches],
+            retain_graph or b < sizes[0] - 1,  # (the graph serves every element)
+            create_graph,
+            allow_unused=allow_unused,
+        )
+        for b in range(sizes[0])
+    ]
+    ins = _backward_io.tensors(inputs)
+    columns = [[row[j] for row in rows] for j in range(len(ins))]
+    result = tuple(None if col[0] is None else stack(col) for col in columns)
+    if materialize_grads:  # (PyTorch's zeros have no batch dim)
+        result = tuple(
+            zeros_like(t, requires_grad=create_graph) if r is None else r
+            for r, t in zip(result, ins)
+        )
+    return result
+
+
 def jacobian(
     func: Callable,
     inputs: Any,
@@ -81,27 +155,142 @@ def jacobian(
     strategy: str = "reverse-mode",
 ) -> Any:
     """d func(inputs) / d inputs: for output i and input j, a tensor of shape
-    ``outputs[i].shape + inputs[j].shape``, one backward pass per output element."""
+    ``outputs[i].shape + inputs[j].shape``: one backward pass per output element
+    (``vectorize=True``: one batched ``autograd.grad`` over all of them, as
+    PyTorch's; ``strategy="forward-mode"``: one forward-mode pass per input
+    element)."""
+    if strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError(
+            'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: '
+            'If your function has more outputs than inputs, "forward-mode" tends to '
+            'be more performant. Otherwise, prefer to use "reverse-mode".'
+        )
+    if strategy == "forward-mode":
+        if create_graph:
+            raise NotImplementedError(
+                "minigrad.autograd.functional.jacobian: `create_graph=True` and "
+                '`strategy="forward-mode"` are not supported together (yet). Please '
+                'either set `create_graph=False` or `strategy="reverse-mode"`.'
+            )
+        return _jacfwd(func, inputs, strict, vectorize)
     ins, ins_tuple = _as_tuple(inputs)
     with enable_grad():
         ins = _leaves(ins, create_graph)
         outs, outs_tuple = _as_tuple(func(*ins))
-        blocks = []
-        for out in outs:
-            rows = []
-            flat = out.reshape(-1)
-            for k in range(flat.numel()):
-                rows.append(_grads(flat[k], ins, None, create_graph))
-            per_input = []
-            for j, t in enumerate(ins):
-                shape = tuple(out.shape) + tuple(t.shape)
-                if rows:
-                    block = stack([r[j] for r in rows]).reshape(shape)
-                else:
-                    block = Tensor._make(np.zeros(shape, t._data.dtype), False)
-                per_input.append(_done(block, create_graph))
-            blocks.append(tuple(per_input) if ins_tuple else per_input[0])
+        if vectorize:
+            if strict:
+                raise RuntimeError(
+                    "minigrad.autograd.functional.jacobian: `strict=True` and "
+                    "`vectorized=True` are not supported together. Please either set "
+                    "`strict=False` or `vectorize=False`."
+                )
+            blocks = _jacobian_batched(outs, ins, create_graph)
+        else:
+            blocks = [_jacobian_rows(out, ins, create_graph) for out in outs]
+    blocks = [tuple(b) if ins_tuple else b[0] for b in blocks]
     return tuple(blocks) if outs_tuple else blocks[0]
+
+
+def _jacobian_rows(out: Tensor, ins: tuple, create_graph: bool) -> list:
+    """One Jacobian block per input for ``out``, a backward pass per element."""
+    rows = []
+    flat = out.reshape(-1)
+    for k in range(flat.numel()):
+        rows.append(_grads(flat[k], ins, None, create_graph))
+    per_input = []
+    for j, t in enumerate(ins):
+        shape = tuple(out.shape) + tuple(t.shape)
+        if rows:
+            block = stack([r[j] for r in rows]).reshape(shape)
+        else:
+            block = Tensor._make(np.zeros(shape, t._data.dtype), False)
+        per_input.append(_done(block, create_graph))
+    return per_input
+
+
+def _jacobian_batched(outs: tuple, ins: tuple, create_graph: bool) -> list:
+    """Every block at once, as PyTorch's ``vectorize=True``: the outputs
+    flattened, the rows of the identity split among them as batched
+    grad_outputs, one ``is_grads_batched`` gradient per input split back."""
+    numels = [o.numel() for o in outs]
+    basis = _standard_basis(outs, numels)
+    used = [k for k, o in enumerate(outs) if o.requires_grad]
+    found = (None,) * len(ins)
+    if used:
+        found = batched_grad(
+            [outs[k].reshape(-1) for k in used], ins, [basis[k] for k in used],
+            True, create_graph, True, False,
+        )  # fmt: skip
+    total = sum(numels)
+    per_input = [
+        zeros_like(t).expand(total, *t.shape) if g is None else g
+        for g, t in zip(found, ins)
+    ]
+    blocks: list[list] = [[] for _ in outs]
+    for g, t in zip(per_input, ins):
+        for block, part, o in zip(blocks, g.split(numels, 0), outs):
+            block.append(_done(part.view(*o.shape, *t.shape), create_graph))
+    return blocks
+
+
+def _standard_basis(tensors: Sequence[Tensor], numels: list[int]) -> list[Tensor]:
+    """The rows of the identity of size ``sum(numels)``, split by columns among
+    ``tensors`` (each part in its tensor's dtype)."""
+    total = sum(numels)
+    eye = np.eye(total)
+    parts, start = [], 0
+    for t, n in zip(tensors, numels):
+        parts.append(
+            Tensor._make(eye[:, start : start + n].astype(t._data.dtype), False)
+        )
+        start += n
+    return parts
+
+
+def _jacfwd(func: Callable, inputs: Any, strict: bool, vectorize: bool) -> Any:
+    """The Jacobian by forward mode, as PyTorch's: one dual pass per input
+    element (PyTorch vmaps them), each giving a column of every block."""
+    if not vectorize:
+        raise NotImplementedError(
+            "Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
+            "only implemented for `vectorize=True`."
+        )
+    if strict:
+        raise RuntimeError(
+            "minigrad.autograd.functional.jacobian: `strict=True` and "
+            '`strategy="forward-mode"` are not supported together (yet). Please '
+            'either set `strict=False` or `strategy="reverse-mode"`.'
+        )
+    ins, ins_tuple = _as_tuple(inputs)
+    numels = [t.numel() for t in ins]
+    basis = _standard_basis(ins, numels)
+    columns, primals, outs_tuple = [], [], False
+    for k in range(sum(numels)):
+        with forward_ad.dual_level():
+            duals = [
+                forward_ad.make_dual(t, b[k].view_as(t)) for t, b in zip(ins, basis)
+            ]
+            outs, outs_tuple = _as_tuple(func(*duals))
+            unpacked = [forward_ad.unpack_dual(o) for o in outs]
+        primals = [u.primal for u in unpacked]
+        columns.append(
+            [
+                zeros_like(p) if u.tangent is None else u.tangent
+                for p, u in zip(primals, unpacked)
+            ]
+        )
+    blocks = []
+    for i, p in enumerate(primals):
+        stacked = stack([c[i] for c in columns])  # input elements first
+        row = []
+        for part, t in zip(stacked.split(numels, 0), ins):
+            moved = part.permute(*range(1, part.dim()), 0)
+            row.append(moved.reshape(*p.shape, *t.shape))
+        blocks.append(row)
+    # PyTorch returns these lists as they are when both are tuples
+    if not ins_tuple:
+        blocks = [row[0] for row in blocks]
+    return blocks if outs_tuple else blocks[0]
 
 
 def hessian(
@@ -112,10 +301,18 @@ def hessian(
     vectorize: bool = False,
     outer_jacobian_strategy: str = "reverse-mode",
 ) -> Any:
-    """Second derivatives of a scalar ``func``: the Jacobian of its gradient."""
+    """Second derivatives of a scalar ``func``: the Jacobian of its gradient
+    (``outer_jacobian_strategy="forward-mode"``: forward over reverse)."""
     ins, ins_tuple = _as_tuple(inputs)
+    if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError(
+            'Expected strategy to be either "forward-mode" or "reverse-mode".'
+        )
+    forward = outer_jacobian_strategy == "forward-mode"
 
     def gradient(*xs: Any) -> Any:
+        if forward:  # the dual inputs are differentiated too, as in PyTorch
+            xs = tuple(t.requires_grad_(True) for t in xs)
         out = func(*xs)
         if out.numel() != 1:
             raise RuntimeError(
@@ -124,7 +321,13 @@ def hessian(
         g = _grads(out.reshape(()), xs, None, create_graph=True)
         return g if ins_tuple else g[0]
 
-    return jacobian(gradient, ins if ins_tuple else ins[0], create_graph=create_graph)
+    return jacobian(
+        gradient,
+        ins if ins_tuple else ins[0],
+        create_graph=create_graph,
+        vectorize=vectorize,
+        strategy=outer_jacobian_strategy,
+    )
 
 
 def vjp(
