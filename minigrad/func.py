@@ -9,18 +9,21 @@ still differentiate through the result; results owe nothing to a graph unless
 an input required grad. ``jvp`` uses the double backward trick of lesson 13,
 and ``vmap`` runs the function once per batch element and stacks the results
 (it does not refuse data-dependent control flow or random ops, as PyTorch's
-does).
+does); a Function's own vmap rule inside is still called with the whole
+batch (``_Level``). Inputs and outputs are pytrees, structured as PyTorch's
+``TreeSpec`` describes them.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import grad_mode
+from . import engine, grad_mode
 from ._tensor import Tensor
 from .autograd.forward_ad import double_backward_jvp
-from .autograd.function import Function, VmapInfo, transform
+from .autograd.function import VmapInfo, transform
 from .creation import zeros_like
 from .engine import grad as _grad
 from .ops.join import stack
@@ -30,27 +33,117 @@ def _nums(argnums: Any) -> tuple[int, ...]:
     return (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
 
+# ------------------------------------------------------------------ pytrees
+class TreeSpec:
+    """The structure of a pytree: tuples, lists, dicts and namedtuples of
+    leaves (anything else is a leaf), printed as PyTorch's ``TreeSpec``."""
+
+    def __init__(self, kind: type, context: Any, children: list[TreeSpec | None]):
+        self.kind, self.context, self.children = kind, context, children
+
+    @property
+    def num_leaves(self) -> int:
+        return sum(1 if c is None else c.num_leaves for c in self.children)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TreeSpec) and (
+            (self.kind, self.context, self.children)
+            == (other.kind, other.context, other.children)
+        )
+
+    def __repr__(self, indent: int = 0) -> str:
+        name = "namedtuple" if _is_namedtuple(self.kind) else self.kind.__name__
+        indent += 2
+        kids = ["*" if c is None else c.__repr__(indent) for c in self.children]
+        return (
+            f"TreeSpec({name}, {self.context}, ["
+            + (",\n" + " " * indent).join(kids)
+            + "])"
+        )
+
+
+def _is_namedtuple(kind: type) -> bool:
+    return issubclass(kind, tuple) and hasattr(kind, "_fields")
+
+
+def _node(tree: Any) -> tuple[Any, list] | None:
+    """``(context, children)`` of a pytree node, None for a leaf."""
+    if isinstance(tree, dict):
+        return list(tree), list(tree.values())
+    if isinstance(tree, (tuple, list)):
+        return (type(tree) if _is_namedtuple(type(tree)) else None), list(tree)
+    return None
+
+
+def _flatten(tree: Any) -> tuple[list, TreeSpec | None]:
+    """The leaves of ``tree`` in order, and its structure (None: a leaf)."""
+    node = _node(tree)
+    if node is None:
+        return [tree], None
+    context, children = node
+    leaves, specs = [], []
+    for child in children:
+        flat, spec = _flatten(child)
+        leaves.extend(flat)
+        specs.append(spec)
+    return leaves, TreeSpec(type(tree), context, specs)
+
+
+def _spec_repr(spec: TreeSpec | None) -> str:
+    return "*" if spec is None else repr(spec)
+
+
+def _unflatten(leaves: Any, spec: TreeSpec | None) -> Any:
+    """The tree of structure ``spec`` whose leaves ``leaves`` (an iterator) yields."""
+    if spec is None:
+        return next(leaves)
+    children = [_unflatten(leaves, c) for c in spec.children]
+    if issubclass(spec.kind, dict):
+        return spec.kind(zip(spec.context, children))
+    if _is_namedtuple(spec.kind):
+        return spec.kind(*children)
+    return spec.kind(children)
+
+
+def _broadcast(prefix: Any, spec: TreeSpec | None) -> list | None:
+    """``prefix`` (in_dims, out_dims) spread over the leaves of ``spec``: a
+    leaf of it stands for the whole subtree at its place; None if its
+    structure is not a prefix of ``spec``'s."""
+    node = _node(prefix)
+    if node is None:
+        return [prefix] * (1 if spec is None else spec.num_leaves)
+    if spec is None or type(prefix) is not spec.kind:
+        return None
+    context, children = node
+    if isinstance(prefix, dict):  # matched by key, in the tree's order
+        if sorted(context, key=repr) != sorted(spec.context, key=repr):
+            return None
+        children = [prefix[k] for k in spec.context]
+    elif len(children) != len(spec.children):
+        return None
+    out: list = []
+    for child, sub in zip(children, spec.children):
+        part = _broadcast(child, sub)
+        if part is None:
+            return None
+        out.extend(part)
+    return out
+
+
+def _tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:
+    leaves, spec = _flatten(tree)
+    return _unflatten(iter([fn(x) for x in leaves]), spec)
+
+
 def _leaves(tree: Any) -> list[Tensor]:
     """The tensors of a pytree (a tensor, or tuples/lists/dicts of them), in
     order: transforms take ``{name: parameter}`` dicts, as PyTorch's do."""
-    if isinstance(tree, Tensor):
-        return [tree]
-    if isinstance(tree, (tuple, list)):
-        return [leaf for t in tree for leaf in _leaves(t)]
-    if isinstance(tree, dict):
-        return [leaf for t in tree.values() for leaf in _leaves(t)]
-    return []
+    return [x for x in _flatten(tree)[0] if isinstance(x, Tensor)]
 
 
 def _rebuild(tree: Any, leaves: Any) -> Any:
     """``tree`` with its tensors replaced, in order, by those ``leaves`` yields."""
-    if isinstance(tree, Tensor):
-        return next(leaves)
-    if isinstance(tree, (tuple, list)):
-        return type(tree)(_rebuild(t, leaves) for t in tree)
-    if isinstance(tree, dict):
-        return {k: _rebuild(v, leaves) for k, v in tree.items()}
-    return tree
+    return _tree_map(lambda x: next(leaves) if isinstance(x, Tensor) else x, tree)
 
 
 def _requires_grad(args: Sequence[Any], nums: tuple[int, ...]) -> bool:
@@ -81,14 +174,8 @@ def _regroup(args: Sequence[Any], nums: tuple[int, ...], flat: list) -> list:
 def _unalias(tree: Any, xs: list, originals: list) -> Any:
     """An aux output that is one of the transform's inputs comes back as the
     caller's own tensor, as PyTorch unwraps it."""
-    for x, orig in zip(xs, originals):
-        if tree is x:
-            return orig
-    if isinstance(tree, (tuple, list)):
-        return type(tree)(_unalias(t, xs, originals) for t in tree)
-    if isinstance(tree, dict):
-        return {k: _unalias(v, xs, originals) for k, v in tree.items()}
-    return tree
+    by_id = {id(x): orig for x, orig in zip(xs, originals)}
+    return _tree_map(lambda t: by_id.get(id(t), t), tree)
 
 
 def _plain(t: Any, keep_graph: bool) -> Any:
@@ -96,13 +183,7 @@ def _plain(t: Any, keep_graph: bool) -> Any:
     transform built, unless an input required grad."""
     if keep_graph:
         return t
-    if isinstance(t, Tensor):
-        return t.detach()
-    if isinstance(t, (tuple, list)):
-        return type(t)(_plain(x, False) for x in t)
-    if isinstance(t, dict):
-        return {k: _plain(v, False) for k, v in t.items()}
-    return t
+    return _tree_map(lambda x: x.detach() if isinstance(x, Tensor) else x, t)
 
 
 def _grads(out: Tensor, xs: list, grad_out: Any = None) -> list[Tensor]:
@@ -282,101 +363,354 @@ def vmap(
     *,
     chunk_size: int | None = None,
 ) -> Callable:
-    """``func`` mapped over a batch dim: run once per batch element (a view
-    taken with ``select``, so gradients flow back) and the results stacked."""
+    """``func`` mapped over a batch dim of its inputs (pytrees of tensors;
+    ``in_dims`` an int or a tuple shaped like the arguments, None for an
+    unmapped one; keyword arguments are not mapped): run once per batch
+    element (a view taken with ``select``, so gradients flow back) and the
+    results' tensors stacked at ``out_dims``. A Function with its own ``vmap``
+    rule applied inside is called once with the whole batch (see ``_Level``).
+    (``chunk_size`` only splits PyTorch's batch: one element at a time here.)"""
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(
+            "Only allowed values for randomness are 'error', 'different', or "
+            f"'same'. Got {randomness}"
+        )
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError(
+            f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})"
+        )
 
-    def wrapper(*args: Any) -> Any:
-        dims = in_dims if isinstance(in_dims, (tuple, list)) else [in_dims] * len(args)
-        if len(dims) != len(args):
-            raise ValueError(
-                f"vmap(func, in_dims={tuple(in_dims)})(<inputs>): in_dims is not "
-                f"compatible with the structure of `inputs`. in_dims has structure "
-                f"of length {len(dims)} but inputs has length {len(args)}."
-            )
-        sizes = [a.shape[d] for a, d in zip(args, dims) if d is not None]
+    @functools.wraps(func)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        name = _name(func)
+        _check_out_dims(out_dims, name)
+        flat, spec, dims = _mapped_inputs(name, in_dims, args)
+        sizes = [a.shape[d] for a, d in zip(flat, dims) if d is not None]
         if not sizes:
-            raise ValueError(
-                "vmap(func, in_dims=...)(<inputs>): at least one input must be "
-                "mapped over (got in_dims with all None)"
-            )
-        if len(set(sizes)) != 1:
+            raise ValueError("vmap: Expected at least one Tensor to vmap over")
+        if any(n != sizes[0] for n in sizes):
             raise ValueError(
                 "vmap: Expected all tensors to have the same size in the mapped "
                 f"dimension, got sizes {sizes} for the mapped dimension"
             )
-        if _has_own_vmap_rule(func):
-            return _whole_batch(func, args, dims, sizes[0], out_dims, randomness)
-        # a Function applied inside is checked (and its vmap rule used) as
-        # PyTorch does under vmap
-        with transform("vmap", VmapInfo(sizes[0], randomness)):
-            results = [
-                func(*(a if d is None else a.select(d, b) for a, d in zip(args, dims)))
-                for b in range(sizes[0])
-            ]
-        return _stack_tree(results, out_dims)
-
-    return wrapper
-
-
-def _has_own_vmap_rule(func: Callable) -> bool:
-    """``vmap(MyFunction.apply)`` of a Function with its own ``vmap`` rule."""
-    cls = getattr(func, "__self__", None)
-    return (
-        getattr(func, "__name__", None) == "apply"
-        and isinstance(cls, type)
-        and issubclass(cls, Function)
-        and cls.setup_context is not Function.setup_context
-        and cls.vmap is not Function.vmap
-        and not cls.generate_vmap_rule
-    )
-
-
-def _whole_batch(
-    func: Callable, args: tuple, dims: Any, size: int, out_dims: Any, randomness: str
-) -> Any:
-    """The rule called once with the whole batch, its size and each input's
-    batch dim (None for an unmapped one), as PyTorch calls it; its results'
-    batch dims are moved to ``out_dims`` (a result it says is unbatched,
-    ``None``, is the same for every element)."""
-    in_dims = tuple(
-        None if d is None or not isinstance(a, Tensor) else d % a.dim()
-        for a, d in zip(args, dims)
-    )
-    out, rule_dims = func.__self__.vmap(VmapInfo(size, randomness), in_dims, *args)
-
-    def place(o: Any, od: Any, target: Any) -> Any:
-        if not isinstance(o, Tensor):
-            return o
-        if od is None:  # the same value for the whole batch
-            o, od = o.unsqueeze(0).expand(size, *o.shape), 0
-        same = od % o.dim() == target % o.dim()
-        return o if same else o.movedim(od, target)  # (a permute only if moved)
-
-    if isinstance(out, tuple):
-        rule_dims = (
-            rule_dims if isinstance(rule_dims, tuple) else (rule_dims,) * len(out)
+        level = _Level(sizes[0], randomness, flat, dims)
+        results = level.run(
+            lambda b: func(*_unflatten(iter(level.element_inputs(b)), spec), **kwargs)
         )
-        targets = (
-            out_dims if isinstance(out_dims, (tuple, list)) else (out_dims,) * len(out)
-        )
-        return tuple(place(o, d, t) for o, d, t in zip(out, rule_dims, targets))
-    return place(out, rule_dims, out_dims)
+        return level.unmapped(name, results, out_dims)
+
+    return wrapped
 
 
-def _stack_tree(results: list, out_dims: Any) -> Any:
-    """The per-element results stacked leaf by leaf (a tensor, a tuple with
-    one out_dim per element, or a dict such as ``grad`` of a parameter dict)."""
-    first = results[0]
-    if isinstance(first, tuple):
-        outs = (
-            out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(first)
+def _name(func: Callable) -> str:
+    """How PyTorch's vmap messages name ``func``."""
+    if hasattr(func, "__name__"):
+        return func.__name__
+    if isinstance(func, functools.partial):
+        return f"functools.partial({_name(func.func)}, ...)"
+    return repr(func)
+
+
+def _check_out_dims(out_dims: Any, name: str) -> None:
+    for d in _flatten(out_dims)[0]:
+        if d is not None and not isinstance(d, int):
+            raise ValueError(
+                f"vmap({name}, ..., out_dims={out_dims}): `out_dims` must be an int, "
+                "None or a python collection of ints representing where in the "
+                "outputs the vmapped dimension should appear."
+            )
+
+
+def _mapped_inputs(name: str, in_dims: Any, args: tuple) -> tuple[list, Any, list]:
+    """The arguments' leaves, their structure and each leaf's batch dim
+    (None: not mapped), checked as PyTorch checks them."""
+    where = f"vmap({name}, in_dims={in_dims}, ...)(<inputs>)"
+    if not isinstance(in_dims, (int, tuple)):
+        raise ValueError(
+            f"{where}: expected `in_dims` to be int or a (potentially nested) tuple "
+            f"matching the structure of inputs, got: {type(in_dims)}."
         )
-        return tuple(
-            _stack_tree([r[k] for r in results], d) for k, d in enumerate(outs)
+    if not args:
+        raise ValueError(
+            f"vmap({name})(<inputs>): got no inputs. Maybe you forgot to add inputs, "
+            "or you are trying to vmap over a function with no inputs. The latter "
+            "is unsupported."
         )
-    if isinstance(first, dict):
-        return {k: _stack_tree([r[k] for r in results], out_dims) for k in first}
-    return stack(results, out_dims)
+    flat, spec = _flatten(args)
+    dims = _broadcast(in_dims, spec)
+    if dims is None:
+        raise ValueError(
+            f"{where}: in_dims is not compatible with the structure of `inputs`. "
+            f"in_dims has structure {_spec_repr(_flatten(in_dims)[1])} but inputs "
+            f"has structure {_spec_repr(spec)}."
+        )
+    for i, (a, d) in enumerate(zip(flat, dims)):
+        if d is not None and not isinstance(d, int):
+            raise ValueError(
+                f"{where}: Got in_dim={d} for an input but in_dim must be either an "
+                "integer dimension or None."
+            )
+        if d is not None and not isinstance(a, Tensor):
+            raise ValueError(
+                f"{where}: Got in_dim={d} for an input but the input is of type "
+                f"{type(a)}. We cannot vmap over non-Tensor arguments, please use "
+                "None as the respective in_dim"
+            )
+        if d is not None and not -a.dim() <= d < a.dim():
+            raise ValueError(
+                f"{where}: Got in_dim={d} for some input, but that input is a Tensor "
+                f"of dimensionality {a.dim()} so expected in_dim to satisfy "
+                f"-{a.dim()} <= in_dim < {a.dim()}."
+            )
+        if d is not None and d < 0:
+            dims[i] = d % a.dim()
+    return flat, spec, dims
+
+
+class _Pause(BaseException):
+    """One element's run stopping at a Function with its own vmap rule (a
+    BaseException: a lesson's ``except Exception`` must not swallow it)."""
+
+    def __init__(self, level: _Level) -> None:
+        self.level = level
+
+
+class _Level:
+    """One ``vmap`` call: the batch, and how a Function's own ``vmap`` rule
+    applied inside the mapped function sees the whole of it, as PyTorch's.
+
+    The function runs once per element. At an element's k-th call of such a
+    Function, the element stops (``_Pause``) and leaves that call's
+    arguments; when every element has stopped, the rule is called once with
+    the arguments batched (an unmapped input passed as it is, with in_dim
+    None), and each element runs again from the start, its first k calls
+    answered with its part of the rules' results. So the mapped function
+    runs once more per such call; a Function applied inside a backward pass
+    that an element runs gets that element as a batch of one.
+
+    What is mapped is told by identity: a tensor that is the same object for
+    every element (an unmapped input, a captured weight) is not. A batch of
+    one also runs a ghost of its element (the same values, fresh views), so
+    that the difference shows; what the ghost computes is dropped.
+    """
+
+    def __init__(self, size: int, randomness: str, flat: list, dims: list) -> None:
+        self.size, self.randomness = size, randomness
+        self.flat, self.dims = flat, dims
+        self.runs = max(size, 2)  # (with the ghost of a batch of one)
+        self.answers: list[list] = [[] for _ in range(self.runs)]  # per run, per call
+        self.inputs: list[list] = [[] for _ in range(self.runs)]  # its views
+        self.pending: dict[int, tuple] = {}  # element -> the call it stopped at
+        self.parts: dict[int, tuple] = {}  # id(a view of a batch) -> its origin
+        self.element = self.calls = self.depth = 0
+
+    def element_inputs(self, b: int) -> list:
+        """Element ``b``'s leaves: mapped tensors as views of their batch (the
+        same views in every run: a rule's answer from an earlier run hangs
+        from them, so a gradient with respect to one reaches it)."""
+        if self.inputs[b]:
+            return self.inputs[b]
+        i = min(b, self.size - 1)  # (the ghost is element 0 again)
+        views = [
+            a if d is None else a.select(d, i) for a, d in zip(self.flat, self.dims)
+        ]
+        self.inputs[b] = views
+        for j, (v, d) in enumerate(zip(views, self.dims)):
+            if d is not None and b < self.size:
+                self.parts[id(v)] = (v, self.flat[j], d, b)
+        return views
+
+    def run(self, call: Callable[[int], Any]) -> list:
+        """Every element's result, running elements again after each rule call."""
+        results: dict[int, Any] = {}
+        todo = list(range(self.runs))
+        while todo:
+            self.pending = {}
+            with transform("vmap", self):
+                for b in todo:
+                    self.element, self.calls, self.depth = b, 0, len(engine.running)
+                    try:
+                        results[b] = call(b)
+                    except _Pause as pause:
+                        if pause.level is not self:  # an outer vmap's turn
+                            raise
+            todo = sorted(self.pending)
+            if todo:
+                self._call_rules()
+        return [results[b] for b in range(self.runs)]
+
+    def rule_call(self, cls: type, args: tuple, kwargs: dict) -> Any:
+        """``cls.apply(*args)`` in element ``self.element``'s run (``cls`` has
+        its own vmap rule; autograd/function.py calls this)."""
+        if len(engine.running) > self.depth:  # inside a backward this element runs
+            return _batch_of_one(cls, self.randomness, args, kwargs)
+        k, self.calls = self.calls, self.calls + 1
+        mine = self.answers[self.element]
+        if k < len(mine):
+            return mine[k]
+        self.pending[self.element] = (cls, args, kwargs, grad_mode.is_grad_enabled())
+        raise _Pause(self)
+
+    def _call_rules(self) -> None:
+        """The rule of each stopped call, once for the elements that made it."""
+        groups: list[list[int]] = []
+        for b in sorted(self.pending):
+            for group in groups:
+                if _same_call(self.pending[group[0]], self.pending[b]):
+                    group.append(b)
+                    break
+            else:
+                groups.append([b])
+        for group in groups:
+            cls, args, kwargs, grad_enabled = self.pending[group[0]]
+            in_dims, batched = [], []
+            for i in range(len(args)):
+                d, a = self._batched_arg([self.pending[b][1][i] for b in group], group)
+                in_dims.append(d)
+                batched.append(a)
+            real = [b for b in group if b < self.size] or group
+            info = VmapInfo(len(real), self.randomness)
+            with grad_mode.set_grad_enabled(grad_enabled):
+                out, out_dims = cls.vmap(info, tuple(in_dims), *batched, **kwargs)
+            flat, spec = _flatten(out)
+            dims = _broadcast(out_dims, spec)
+            if dims is None:
+                raise RuntimeError(
+                    "The autograd.Function's vmap staticmethod returned an "
+                    "incompatible (output, out_dims) tuple. Expected "
+                    f"out_dims={out_dims} to be compatible with the structure of "
+                    "`output`. out_dims has "
+                    f"structure {_spec_repr(_flatten(out_dims)[1])} but output has "
+                    f"structure {_spec_repr(spec)}. For more details, please see "
+                    "https://pytorch.org/docs/main/notes/extending.func.html"
+                )
+            for i, b in enumerate(group):
+                i = min(i, len(real) - 1)  # (the ghost's part: element 0's)
+                leaves = []
+                for o, d in zip(flat, dims):
+                    if isinstance(o, Tensor) and d is not None:
+                        part = o.select(d, i)
+                        if len(real) == self.size and b < self.size:
+                            self.parts[id(part)] = (part, o, d % o.dim(), i)
+                        o = part
+                    leaves.append(o)
+                self.answers[b].append(_unflatten(iter(leaves), spec))
+
+    def _batched_arg(self, values: list, group: list[int]) -> tuple[int | None, Any]:
+        """``(in_dim, argument)`` for the rule from each element's argument."""
+        first = values[0]
+        if not isinstance(first, Tensor) or all(v is first for v in values):
+            return None, first  # the same for every element: not mapped
+        real = [v for v, b in zip(values, group) if b < self.size] or values
+        if len(real) == self.size:  # each element's own input: the batch itself
+            for j, d in enumerate(self.dims):
+                if d is not None and all(
+                    v is self.inputs[b][j] for v, b in zip(values, group)
+                ):
+                    return d, self.flat[j]
+        return 0, stack(real)
+
+    def whole(self, leaves: list) -> tuple[Tensor, int] | None:
+        """``(batch, its dim)`` if ``leaves`` are the elements of one batch, in
+        order (an input, or a rule's output), so the batch itself is the result."""
+        first = self.parts.get(id(leaves[0]))
+        if first is None:
+            return None
+        for b, leaf in enumerate(leaves):
+            part = self.parts.get(id(leaf))
+            if (
+                part is None
+                or part[0] is not leaf
+                or part[1] is not first[1]
+                or part[3] != b
+            ):
+                return None
+        return first[1], first[2]
+
+    def unmapped(self, name: str, results: list, out_dims: Any) -> Any:
+        """The elements' results as one, each tensor's batch at its out_dim."""
+        flat_each = [_flatten(r) for r in results]
+        spec = flat_each[0][1]
+        if spec is None:  # one tensor: an out_dim, or PyTorch's 1-tuple of one
+            single = isinstance(out_dims, tuple) and len(out_dims) == 1
+            dims = [out_dims[0]] if single else [out_dims]
+            ok = single or not isinstance(out_dims, (tuple, list, dict))
+        else:
+            dims = _broadcast(out_dims, spec)
+            ok = dims is not None
+        if not ok:
+            raise ValueError(
+                f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not "
+                "compatible with the structure of `outputs`. out_dims has structure "
+                f"{_spec_repr(_flatten(out_dims)[1])} but outputs has structure "
+                f"{_spec_repr(spec)}."
+            )
+        leaves = []
+        for k, d in enumerate(dims):
+            leaves.append(self._unmapped_leaf(name, [f[0][k] for f in flat_each], d))
+        return _unflatten(iter(leaves), spec)
+
+    def _unmapped_leaf(self, name: str, runs: list, out_dim: int | None) -> Any:
+        values, first = runs[: self.size], runs[0]  # (without the ghost's)
+        whole = self.whole(values)
+        same = all(v is first for v in runs)  # not mapped: the same every time
+        if out_dim is None:
+            if isinstance(first, Tensor) and not same:
+                raise ValueError(
+                    f"vmap({name}, ...): `{name}` can not return a BatchedTensor "
+                    "when out_dim is None"
+                )
+            return first
+        if not isinstance(first, Tensor):
+            raise ValueError(
+                f"vmap({name}, ...): `{name}` must only return Tensors, got type "
+                f"{type(first)}. Did you mean to set out_dims= to None for output?"
+            )
+        n = first.dim() + 1  # the result's dims
+        if not -n <= out_dim < n:
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                f"but got {out_dim})"
+            )
+        if whole is not None:
+            batch, d = whole
+            target = out_dim % batch.dim()
+            return batch if d == target else batch.movedim(d, target)
+        if same:  # PyTorch expands it (with the batch size put at out_dim)
+            shape = list(first.shape)
+            shape.insert(out_dim % n, self.size)
+            return first.expand(*shape)
+        return stack(values, out_dim)
+
+
+def _same_call(one: tuple, other: tuple) -> bool:
+    """Two elements' calls the rule can take in one batch: the same Function
+    with tensors at the same places and the same other arguments."""
+    (cls, args, kwargs, grad), (cls2, args2, kwargs2, grad2) = one, other
+    if cls is not cls2 or grad != grad2 or len(args) != len(args2):
+        return False
+    for a, b in zip(args, args2):
+        if isinstance(a, Tensor) != isinstance(b, Tensor):
+            return False
+        if not isinstance(a, Tensor) and not (a is b or a == b):
+            return False
+    return kwargs.keys() == kwargs2.keys()
+
+
+def _batch_of_one(cls: type, randomness: str, args: tuple, kwargs: dict) -> Any:
+    """The rule for one element (every tensor argument batched at dim 0), and
+    the element taken back out of what it returns along its out_dims."""
+    batched = [a.unsqueeze(0) if isinstance(a, Tensor) else a for a in args]
+    in_dims = tuple(0 if isinstance(a, Tensor) else None for a in args)
+    with transform("vmap-rule"):  # the rule computes on the batch: nothing mapped
+        out, out_dims = cls.vmap(VmapInfo(1, randomness), in_dims, *batched, **kwargs)
+    flat, spec = _flatten(out)
+    dims = _broadcast(out_dims, spec) or [None] * len(flat)
+    leaves = [
+        o if d is None or not isinstance(o, Tensor) else o.select(d, 0)
+        for o, d in zip(flat, dims)
+    ]
+    return _unflatten(iter(leaves), spec)
 
 
 def functional_call(

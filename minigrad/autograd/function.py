@@ -33,8 +33,8 @@ _FUNC_DOCS = "https://pytorch.org/docs/main/notes/extending.func.html"
 _calls: list[tuple[int, tuple[str, ...], bool]] = []
 
 # The ``minigrad.func`` transforms running now, innermost last: ``"vmap"`` with
-# its ``VmapInfo``, or the name of another transform with None (func.py
-# pushes them with ``transform``).
+# its level (func.py's ``_Level``: the batch), or the name of another
+# transform with None (func.py pushes them with ``transform``).
 _transforms: list[tuple[str, Any]] = []
 
 
@@ -239,10 +239,10 @@ def _mark_dirty(
 
 
 # ---------------------------------------------------------------- func transforms
-def _check_transform(cls: type, new_style: bool) -> VmapInfo | None:
-    """PyTorch's checks for a Function inside a ``func`` transform; the
-    ``VmapInfo`` when the innermost transform is ``vmap`` and the Function has
-    its own ``vmap`` rule (a generated rule is minigrad's loop itself)."""
+def _check_transform(cls: type, new_style: bool) -> Any:
+    """PyTorch's checks for a Function inside a ``func`` transform; the vmap
+    level when the innermost transform is ``vmap`` and the Function has its
+    own ``vmap`` rule (a generated rule is minigrad's loop itself)."""
     if not new_style:
         raise RuntimeError(
             "In order to use an autograd.Function with functorch transforms (vmap, "
@@ -269,29 +269,12 @@ def _check_transform(cls: type, new_style: bool) -> VmapInfo | None:
     return info if has_rule else None
 
 
-def _apply_vmap_rule(cls: type, info: VmapInfo, args: tuple, kwargs: dict) -> Any:
+def _apply_vmap_rule(cls: type, level: Any, args: tuple, kwargs: dict) -> Any:
     """The user's ``vmap`` rule under minigrad's ``vmap``, which runs the mapped
-    function once per batch element: the rule gets that element as a batch of
-    one (every tensor argument batched at dim 0), and the element is taken back
-    out of what it returns along its ``out_dims``."""
-    batched = [a.unsqueeze(0) if isinstance(a, Tensor) else a for a in args]
-    in_dims = tuple(0 if isinstance(a, Tensor) else None for a in args)
-    outer = _transforms[:]
-    _transforms.clear()  # the rule computes on the batch itself: nothing is mapped
-    try:
-        out, out_dims = cls.vmap(
-            VmapInfo(1, info.randomness), in_dims, *batched, **kwargs
-        )
-    finally:
-        _transforms[:] = outer
-
-    def unbatch(o: Any, d: Any) -> Any:
-        return o if d is None or not isinstance(o, Tensor) else o.select(d, 0)
-
-    if isinstance(out, tuple):
-        dims = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(out)
-        return tuple(unbatch(o, d) for o, d in zip(out, dims))
-    return unbatch(out, out_dims)
+    function once per batch element: ``level`` (func.py's ``_Level``) calls the
+    rule once with every element's arguments batched and hands each element
+    its part of the result."""
+    return level.rule_call(cls, args, kwargs)
 
 
 # ------------------------------------------------------------ once_differentiable

@@ -1,7 +1,7 @@
 # Custom Functions under func.vmap / func.grad: setup_context is required,
 # generate_vmap_rule=True or a vmap staticmethod gives vmap support (the
 # values and gradients through it), and having neither or both is an error.
-# (minigrad calls a vmap rule once per batch element, each as a batch of one.)
+# (A rule inside a larger mapped function: scenario_vmap_rule_inside.py.)
 import torch
 import torch.func
 
