@@ -384,7 +384,7 @@ class Logsumexp(Op):
 # ------------------------------------------------------------------------ norm
 class VectorNorm(Op):
     """d ‖a‖_p = g * a / ‖a‖ for p = 2, g * sgn(a) for p = 1, shared by the
-    largest |a| for p = inf, g * a |a|^(p-2) / ‖a‖^(p-1) otherwise"""
+    largest |a| for p = inf, g * sgn(a) |a|^(p-1) / ‖a‖^(p-1) otherwise"""
 
     node_name, saved = "LinalgVectorNormBackward0", ("self", "result")
     saved_attrs = ("dim", "keepdim", "ord")
@@ -449,9 +449,15 @@ class VectorNorm(Op):
                 grad = f.sgn(a) * g
             elif p == 2:
                 grad = g * f.masked_fill(a / result, r == 0, 0)
-            else:
-                scaled = a * f.absolute(a) ** (p - 2) * g / result ** (p - 1)
-                grad = f.where(r == 0, 0, scaled)
+            elif p < 1:  # |a|^(p-1) is inf at a zero, whose gradient is 0
+                powered = f.masked_fill(f.absolute(a) ** (p - 1), x == 0, 0)
+                grad = f.sgn(a) * powered * g * result ** (1 - p)
+            else:  # (a zero norm gets 0, not nan)
+                scale = f.masked_fill(g / result ** (p - 1), r == 0, 0)
+                if p < 2:
+                    grad = f.sgn(a) * f.absolute(a) ** (p - 1) * scale
+                else:
+                    grad = a * f.absolute(a) ** (p - 2) * scale
         return (grad,) + nothing
 
 

@@ -17,8 +17,11 @@ from typing import Any
 import numpy as np
 import pytest
 from op_harness import (
+    _numpy,
     check_gradcheck,
+    compare_graphs,
     differential,
+    make,
     same_error,
     second_order,
     torch,
@@ -78,6 +81,12 @@ DECOMP: dict[str, tuple[Any, list]] = {
         [_BATCH],
     ),
     "vector_norm": (lambda T, a: T.linalg.vector_norm(a - 0.3, 1, (0, 1)), [_A]),
+    "vector_norm_half": (lambda T, a: T.linalg.vector_norm(a + 0.5, 0.5, 1), [_A]),
+    "vector_norm_1_5_keepdim": (
+        lambda T, a: T.linalg.vector_norm(a - 0.3, 1.5, 0, True),
+        [_A],
+    ),
+    "vector_norm_minus1": (lambda T, a: T.linalg.vector_norm(a + 0.5, -1), [_A]),
 }
 
 
@@ -129,6 +138,43 @@ def test_linalg_ops(name: str) -> None:
     differential(fn, arrs)
     differential(fn, arrs, np.float32)
     second_order(lambda T, *xs: fn(T, *xs) ** 2, arrs)
+
+
+def _gradient_graph(lib: Any, fn: Any, arrs: list) -> tuple:
+    """The create_graph gradient of ``fn`` for a random upstream gradient that
+    requires grad itself (so every edge of the formula is live)."""
+    xs = [make(lib, a, np.float64, True) for a in arrs]
+    y = fn(lib, *xs)
+    v = make(
+        lib, np.random.default_rng(0).standard_normal(tuple(y.shape)), np.float64, True
+    )
+    gs = lib.autograd.grad(y, xs, v, create_graph=True)
+    return xs + [v], gs
+
+
+@pytest.mark.parametrize("p", [3, 1.5, 0.5, -1, 4.0, -0.5])
+@pytest.mark.parametrize("dim", [None, 1])
+def test_p_norm_at_zeros(p: float, dim: Any) -> None:
+    """A p-norm's gradient is 0 at a zero element and where the norm is 0 (not
+    nan), to second order, with PyTorch's nodes."""
+    x = np.array([[0.5, -1.0, 2.0], [0.0, 1.5, -0.3], [0.0, 0.0, 0.0]])
+
+    def fn(T: Any, a: Any) -> Any:
+        return T.linalg.vector_norm(a, p, dim)
+
+    differential(fn, [x])
+    xs_mg, (g_mg,) = _gradient_graph(minigrad, fn, [x])
+    xs_th, (g_th,) = _gradient_graph(torch, fn, [x])
+    compare_graphs(g_mg, g_th, xs_mg, xs_th)
+    np.testing.assert_allclose(_numpy(g_mg), _numpy(g_th), rtol=1e-10, atol=1e-12)
+    w = np.arange(9.0).reshape(3, 3)
+    second = []
+    for xs, g, lib in ((xs_mg, g_mg, minigrad), (xs_th, g_th, torch)):
+        second.append(
+            [_numpy(t) for t in lib.autograd.grad((g * lib.tensor(w)).sum(), xs)]
+        )
+    for m, t in zip(*second):
+        np.testing.assert_allclose(m, t, rtol=1e-9, atol=1e-12)
 
 
 def test_logdet_of_a_negative_det_is_nan() -> None:
