@@ -1,8 +1,8 @@
 """Linear algebra of matrices (``minigrad.linalg``): det, slogdet, inv and
 solve, computed through an LU factorization with partial pivoting (which the
-nodes save, as PyTorch's do), the singular value decomposition (numpy's, which
-calls LAPACK's gesdd as PyTorch's CPU build does), and the cross product.
-Batches of matrices work throughout.
+nodes save and their first-order gradients solve with, as PyTorch's do), the
+singular value decomposition (numpy's, which calls LAPACK's gesdd as PyTorch's
+CPU build does), and the cross product. Batches of matrices work throughout.
 
 Classes (and the node each records):
 
@@ -79,6 +79,12 @@ class SvdResult(tuple):
 SvdResult.__name__ = SvdResult.__qualname__ = "linalg_svd"  # PyTorch's type name
 
 
+def _column_major(x: np.ndarray) -> np.ndarray:
+    """Each matrix laid out column by column, as LAPACK writes its results for
+    PyTorch (a later transpose is then row-major, with PyTorch's strides)."""
+    return np.swapaxes(np.array(np.swapaxes(x, -1, -2), order="C"), -1, -2)
+
+
 def _square(fn: str, x: np.ndarray) -> None:
     """A floating batch of square matrices, or PyTorch's refusal."""
     if x.ndim < 2:
@@ -98,6 +104,13 @@ def _square(fn: str, x: np.ndarray) -> None:
         )
 
 
+def _swap_rows(m: np.ndarray, k: int, p: np.ndarray) -> None:
+    """Swap row ``k`` of each matrix of ``m`` with its row ``p`` (in place)."""
+    rows = m[..., k, :].copy()
+    m[..., k, :] = np.take_along_axis(m, p[..., None, None], -2)[..., 0, :]
+    np.put_along_axis(m, p[..., None, None], rows[..., None, :], -2)
+
+
 def lu_factor(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """LU with partial pivoting of each matrix (LAPACK's getrf: the largest
     |value| of a column is its pivot, the first on ties): the packed factors
@@ -108,16 +121,47 @@ def lu_factor(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for k in range(n):
         p = k + np.argmax(np.abs(lu[..., k:, k]), axis=-1)
         piv[..., k] = p + 1
-        rows = lu[..., k, :].copy()  # swap row k with its pivot row
-        pivot_rows = np.take_along_axis(lu, p[..., None, None], -2)[..., 0, :]
-        lu[..., k, :] = pivot_rows
-        np.put_along_axis(lu, p[..., None, None], rows[..., None, :], -2)
+        _swap_rows(lu, k, p)
         d = lu[..., k, k]
         with np.errstate(divide="ignore", invalid="ignore"):
             factors = np.where(d[..., None] != 0, lu[..., k + 1 :, k] / d[..., None], 0)
         lu[..., k + 1 :, k] = factors
         lu[..., k + 1 :, k + 1 :] -= factors[..., :, None] * lu[..., k, None, k + 1 :]
     return lu, piv
+
+
+def lu_solve(lu: np.ndarray, piv: np.ndarray, b: np.ndarray, adjoint: bool) -> Any:
+    """X with ``M X = B`` (``Mᵀ X = B`` when ``adjoint``) for the matrices M whose
+    factors ``lu_factor`` packed: LAPACK's getrs, by substitution with every
+    product formed, so a zero pivot gives PyTorch's inf and nan, not an error."""
+    batch = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
+    lu = np.broadcast_to(lu, batch + lu.shape[-2:])
+    rows = np.broadcast_to(piv, batch + piv.shape[-1:]) - 1
+    x = np.array(np.broadcast_to(b, batch + b.shape[-2:]), lu.dtype)
+    n = lu.shape[-1]
+
+    def update(i: int, coef: np.ndarray, known: slice, pivot: Any) -> None:
+        # row i minus coef · the rows already solved, over the pivot if any
+        x[..., i, :] -= (coef[..., :, None] * x[..., known, :]).sum(-2)
+        if pivot is not None:
+            x[..., i, :] /= pivot[..., None]
+
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if not adjoint:  # P L U X = B: swap, L (unit, forward), U (backward)
+            for i in range(n):
+                _swap_rows(x, i, rows[..., i])
+            for i in range(n):
+                update(i, lu[..., i, :i], slice(0, i), None)
+            for i in reversed(range(n)):
+                update(i, lu[..., i, i + 1 :], slice(i + 1, n), lu[..., i, i])
+        else:  # Uᵀ Lᵀ Pᵀ X = B: Uᵀ (forward), Lᵀ (unit, backward), swaps undone
+            for i in range(n):
+                update(i, lu[..., :i, i], slice(0, i), lu[..., i, i])
+            for i in reversed(range(n)):
+                update(i, lu[..., i + 1 :, i], slice(i + 1, n), None)
+            for i in reversed(range(n)):
+                _swap_rows(x, i, rows[..., i])
+    return x
 
 
 def _det_of_lu(lu: np.ndarray, piv: np.ndarray) -> np.ndarray:
@@ -127,11 +171,13 @@ def _det_of_lu(lu: np.ndarray, piv: np.ndarray) -> np.ndarray:
     return np.where(swaps % 2, -1, 1) * diag.prod(-1)
 
 
-def _lu_of_det(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """det factors the matrix as its memory reads column by column (LAPACK's
-    order): Aᵀ for a row-major A, as PyTorch saves it."""
-    column_major = x.ndim == 2 and x.flags.f_contiguous and not x.flags.c_contiguous
-    return lu_factor(x if column_major else np.swapaxes(x, -1, -2))
+def _lu_of_det(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """det and slogdet factor Aᵀ when A is row-major (LAPACK reads its memory
+    as Aᵀ, column by column, with no copy), else A itself, as PyTorch saves
+    them; the flag says which (the first-order gradients solve with them)."""
+    transposed = bool(x.flags.c_contiguous)
+    lu, piv = lu_factor(np.swapaxes(x, -1, -2) if transposed else x)
+    return lu, piv, transposed
 
 
 def _singular(fn: str, bad: np.ndarray, text: Any) -> None:
@@ -157,19 +203,60 @@ def _inverse(x: np.ndarray) -> np.ndarray:
             "inversion could not be completed because the input matrix is singular."
         ),
     )
-    return np.linalg.inv(x).astype(x.dtype, copy=False)
+    return _column_major(np.linalg.inv(x).astype(x.dtype, copy=False))
 
 
-def inverse_t(a: Any) -> Any:
-    """``A⁻ᵀ`` (the gradient of log|det|); on Tensors recorded as
-    LinalgInvExBackward0 and a transpose."""
-    if isinstance(a, f.ndarray):
-        return np.swapaxes(_inverse(a), -1, -2)
-    return f.mT(LinalgInvEx.apply(a))
+def _scaled_identity(g: Any, n: int) -> Any:
+    """``g I`` for each scalar of ``g``, built as PyTorch's det and slogdet
+    formulas build it: ``diag_embed(g.unsqueeze(-1).expand(..., n)).mT``."""
+    column = f.unsqueeze(g, -1)
+    return f.transpose(_diag_embed(f.expand(column, column.shape[:-1] + (n,))), -2, -1)
+
+
+def _adjugate_t(a: Any, d: Any, g: Any) -> Any:
+    """``g adj(A)ᵀ`` from the SVD ``A = U diag(S) Vh`` (det A = det U det Vh ∏ S,
+    whose product rule needs no inverse): ``g det U det Vh U diag(∏_{j≠i} s_j)
+    Vh``, the gradient of det at a singular matrix (PyTorch's formula; ``d``,
+    the regular formula's right side, is not needed)."""
+    u, s, vh = LinalgSvd.apply(a, True)
+    alpha = LinalgDet.apply(u) * LinalgDet.apply(vh) * g
+    others = _products_of_the_others(s)
+    return (u * f.unsqueeze(f.unsqueeze(alpha, -1) * others, -2)) @ vh
+
+
+def _products_of_the_others(s: Any) -> Any:
+    """For each s_i, ∏_{j≠i} s_j with no division (zeros allowed): the product
+    of those before it times the product of those after it, by cumprod."""
+    ones = f.constant(np.ones(tuple(s.shape[:-1]) + (1,), f.data(s).dtype), s)
+    d, k = s.ndim - 1, s.shape[-1]  # (the last dim, counted from the front)
+    before = f.cumprod(f.cat([ones, f.narrow(s, d, 0, k - 1)], d), d)
+    after = f.cat([ones, f.flip(f.narrow(s, d, 1, k - 1), (d,))], d)
+    return before * f.flip(f.cumprod(after, d), (d,))
+
+
+def _solve_t(a: Any, d: Any, g: Any) -> Any:
+    """``A⁻ᵀ d`` (a regular matrix: det's gradient ``g det A⁻ᵀ``)."""
+    return LinalgSolveEx.apply(f.transpose(a, -2, -1), d)
+
+
+def _where_mask(mask: np.ndarray, if_true: Any, if_false: Any, *xs: Any) -> Any:
+    """``if_true(*xs)`` for the matrices where ``mask`` holds, ``if_false(*xs)``
+    for the others, each run on its part of the batch only (PyTorch's
+    masked_fmap: ``out[mask] = ...`` into an empty tensor when the batch mixes)."""
+    if mask.all():
+        return if_true(*xs)
+    if not mask.any():
+        return if_false(*xs)
+    first = xs[0]
+    m = f.constant(mask, first)
+    out = f.constant(np.empty_like(f.data(first)), first)
+    out[m] = if_true(*(x[m] for x in xs))
+    out[~m] = if_false(*(x[~m] for x in xs))
+    return out
 
 
 class LinalgDet(Op):
-    """d det(A) = g det(A) A⁻ᵀ"""
+    """d det(A) = g det(A) A⁻ᵀ (g adj(A)ᵀ where A is singular)"""
 
     node_name, saved = "LinalgDetBackward0", ("A", "LU", "pivots", "result")
 
@@ -177,22 +264,30 @@ class LinalgDet(Op):
     def forward(ctx: Ctx, a: Any) -> Any:
         x = a._data
         _square("det", x)
-        lu, piv = _lu_of_det(x)
+        lu, piv, ctx.lu_of_transpose = _lu_of_det(x)
         out = np.asarray(_det_of_lu(lu, piv), x.dtype)
         ctx.save_for_backward(a, constant(lu), constant(piv), out)
         return out
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        a, _, _, result = ctx.saved_tensors
-        scale = f.unsqueeze(f.unsqueeze(g * result, -1), -1)
+        a, lu, piv, result = ctx.saved_tensors
+        x = f.data(a)
+        if x.size == 0:  # (no formula runs: zeros, as PyTorch's engine fills in)
+            return (f.zeros(x.shape, g),)
+        d = _scaled_identity(g * result, x.shape[-1])
+        eps = np.finfo(x.dtype).eps
         if isinstance(g, f.ndarray):
-            # a singular matrix gets a zero gradient, as PyTorch's first-order
-            # formula gives it (its det scales the inverse of a stand-in)
-            x = f.data(a)
-            singular = (f.data(result) == 0)[..., None, None]
-            a = np.where(singular, np.eye(x.shape[-1], dtype=x.dtype), x)
-        return (scale * inverse_t(a),)
+            # PyTorch solves with the saved LU, each zero pivot made eps (det
+            # is C¹); where det is 0 this gives 0, not the adjugate
+            lu = f.data(lu)
+            diag = np.diagonal(lu, axis1=-2, axis2=-1)
+            lu = lu + _diag_embed(np.where(diag == 0, eps, 0).astype(x.dtype))
+            return (lu_solve(lu, f.data(piv), d, not ctx.lu_of_transpose),)
+        # differentiable further: A⁻ᵀ by a solve, or where det is about 0
+        # (|det| < 100 eps) the adjugate through the SVD
+        near_singular = np.abs(f.data(result)) < 100 * eps
+        return (_where_mask(near_singular, _adjugate_t, _solve_t, a, d, g),)
 
 
 class LinalgSlogdet(Op):
@@ -204,7 +299,7 @@ class LinalgSlogdet(Op):
     def forward(ctx: Ctx, a: Any) -> tuple:
         x = a._data
         _square("slogdet", x)
-        lu, piv = _lu_of_det(x)
+        lu, piv, ctx.lu_of_transpose = _lu_of_det(x)
         # the permutation's sign times the diagonal's signs (-0. when singular)
         sign = np.asarray(_det_of_lu(np.sign(lu), piv), x.dtype)
         with np.errstate(divide="ignore"):
@@ -215,10 +310,14 @@ class LinalgSlogdet(Op):
 
     @staticmethod
     def backward(ctx: Ctx, g_sign: Grad, g: Grad) -> tuple:
-        a = ctx.saved_tensors[0]
+        a, lu, piv, _ = ctx.saved_tensors
         if g is None:
             return (None,)
-        return (f.unsqueeze(f.unsqueeze(g, -1), -1) * inverse_t(a),)
+        d = _scaled_identity(g, f.data(a).shape[-1])
+        if isinstance(g, f.ndarray):  # a singular matrix: PyTorch's inf and nan
+            return (lu_solve(f.data(lu), f.data(piv), d, not ctx.lu_of_transpose),)
+        # differentiable further: a solve, which refuses a singular matrix
+        return (LinalgSolveEx.apply(f.transpose(a, -2, -1), d),)
 
 
 class LinalgInvEx(Op):
@@ -237,8 +336,8 @@ class LinalgInvEx(Op):
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
         (inv,) = ctx.saved_tensors
-        inv_t = f.mT(inv)
-        return (-(inv_t @ g @ inv_t),)
+        # (two transposes, as PyTorch's formula records them)
+        return (-(f.transpose(inv, -2, -1) @ (g @ f.transpose(inv, -2, -1))),)
 
 
 def _vector_rhs(x: np.ndarray, b: np.ndarray) -> bool:
@@ -277,38 +376,29 @@ class LinalgSolveEx(Op):
             zero,
             lambda i: "The solver failed because the input matrix is singular.",
         )
-        batch = broadcast_shape(x.shape[:-2], rhs.shape[:-2])
-        out = np.linalg.solve(
-            np.broadcast_to(x, batch + x.shape[-2:]),
-            np.broadcast_to(rhs, batch + rhs.shape[-2:]),
-        )
-        out = np.asarray(out[..., 0] if ctx.vector else out, x.dtype)
+        # solved with the LU it saves, as PyTorch's is (the same rounding: det's
+        # gradient near a singular matrix depends on it)
+        out = lu_solve(lu, piv, rhs, adjoint=False)
+        if ctx.vector:
+            out = out[..., 0]
+        # column by column, as LAPACK writes it (a batch of vectors too)
+        out = _column_major(out) if out.ndim > 1 else out
         ctx.left = True
         ctx.save_for_backward(a, constant(lu), constant(piv), out)
         return out
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        a, _, _, result = ctx.saved_tensors
+        a, lu, piv, result = ctx.saved_tensors
         need_a, _ = ctx.needs_input_grad
-        gb = solve(f.mT(a), g)
-        ga = None
-        if need_a:
-            if ctx.vector:
-                ga = -(f.unsqueeze(gb, -1) * f.unsqueeze(result, -2))
-            else:
-                ga = -(gb @ f.mT(result))
-        return ga, gb
-
-
-def solve(a: Any, b: Any) -> Any:
-    """``A⁻¹ B`` on arrays or Tensors (LinalgSolveExBackward0 on Tensors)."""
-    if isinstance(b, f.ndarray):
-        x = f.data(a)
-        rhs = b[..., None] if _vector_rhs(x, b) else b
-        out = np.linalg.solve(x, rhs)
-        return out[..., 0] if rhs is not b else out
-    return LinalgSolveEx.apply(a if not isinstance(a, f.ndarray) else constant(a), b)
+        if ctx.vector:  # a vector B as a one-column matrix, as PyTorch's formula
+            g, result = f.unsqueeze(g, -1), f.unsqueeze(result, -1)
+        if isinstance(g, f.ndarray):  # A⁻ᵀ g with the saved LU, as PyTorch's
+            gb = lu_solve(f.data(lu), f.data(piv), g, adjoint=True)
+        else:
+            gb = LinalgSolveEx.apply(f.transpose(a, -2, -1), g)
+        ga = -(gb @ f.transpose(result, -2, -1)) if need_a else None
+        return ga, f.squeeze_dim(gb, -1) if ctx.vector else gb
 
 
 class LinalgCross(Op):
@@ -335,7 +425,8 @@ class LinalgCross(Op):
                 f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                 f"{x.shape[dim]} and {y.shape[dim]}"
             )
-        ctx.dim, ctx.d = f.u64(dim), d
+        # (the gradients are crosses along dim as given, as PyTorch records them)
+        ctx.dim, ctx.given_dim = f.u64(dim), dim
         ctx.save_for_backward(b, a)
         xs, ys = np.broadcast_to(x, shape), np.broadcast_to(y, shape)
         return np.ascontiguousarray(np.cross(xs, ys, axis=d))
@@ -344,8 +435,8 @@ class LinalgCross(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         b, a = ctx.saved_tensors
         need_a, need_b, _ = ctx.needs_input_grad
-        ga = cross(b, g, ctx.d) if need_a else None
-        gb = cross(g, a, ctx.d) if need_b else None
+        ga = cross(b, g, ctx.given_dim) if need_a else None
+        gb = cross(g, a, ctx.given_dim) if need_b else None
         return ga, gb, None
 
 
@@ -378,11 +469,7 @@ class LinalgSvd(Op):
                 f"Got {legacy}"
             )
         u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
-        # U and Vh laid out column by column, as LAPACK writes them for PyTorch
-        u, vh = (
-            np.swapaxes(np.array(np.swapaxes(t, -1, -2), x.dtype, order="C"), -1, -2)
-            for t in (u, vh)
-        )
+        u, vh = _column_major(u.astype(x.dtype)), _column_major(vh.astype(x.dtype))
         s = np.ascontiguousarray(s, x.dtype)
         ctx.full_matrices, ctx.S_sym_argsize_minus_1 = full_matrices, s.shape[-1]
         ctx.save_for_backward(s, u, vh)

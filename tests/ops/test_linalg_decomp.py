@@ -20,6 +20,7 @@ from op_harness import (
     _numpy,
     check_gradcheck,
     compare_graphs,
+    describe,
     differential,
     make,
     same_error,
@@ -32,6 +33,8 @@ import minigrad
 # well-conditioned matrices (a pivot in every column of the LU)
 _A = np.array([[2.0, 1.0, 0.0], [4.0, 3.0, 1.0], [0.0, 1.0, 5.0]])
 _BATCH = np.stack([_A, _A.T[::-1] + np.eye(3)])
+
+_STRIDED = np.random.default_rng(3).standard_normal((5, 5)) + 3 * np.eye(5)
 
 _TALL = np.array([[1.0, 2.0], [3.0, 4.0], [0.5, -1.0]])
 _TALL_BATCH = np.stack([_TALL, _TALL[::-1] * 2 + 0.5])
@@ -53,6 +56,10 @@ DECOMP: dict[str, tuple[Any, list]] = {
     "det": (lambda T, a: T.linalg.det(a), [_A]),
     "det_transposed": (lambda T, a: T.det(a.t()), [_A]),
     "det_batch": (lambda T, a: a.det(), [_BATCH]),
+    # LU of Aᵀ for a row-major A, else of A (a transposed batch, a strided view)
+    "det_batch_transposed": (lambda T, a: a.mT.det(), [_BATCH]),
+    "det_strided": (lambda T, a: T.linalg.det(a[::2, ::2]), [_STRIDED]),
+    "slogdet_transposed": (lambda T, a: T.linalg.slogdet(a.t()).logabsdet, [_A]),
     "slogdet": (lambda T, a: T.linalg.slogdet(a).logabsdet, [_A]),
     "slogdet_negative": (lambda T, a: T.linalg.slogdet(a)[1], [_A[::-1].copy()]),
     "logdet": (lambda T, a: T.logdet(a), [_A]),
@@ -152,6 +159,21 @@ def _gradient_graph(lib: Any, fn: Any, arrs: list) -> tuple:
     return xs + [v], gs
 
 
+@pytest.mark.parametrize("name", sorted(DECOMP))
+def test_gradient_graphs(name: str) -> None:
+    """Under create_graph each formula records PyTorch's nodes: det and slogdet
+    solve with Aᵀ (LinalgSolveExBackward0 of a TransposeBackward0) for the
+    scaled identity PyTorch builds (diag_embed of an expand), inv and solve
+    transpose as PyTorch's formulas do (TransposeBackward0, a vector B as a
+    column), a p-norm masks its zeros (MaskedFillBackward0)."""
+    fn, arrs = DECOMP[name]
+    xs_mg, gs_mg = _gradient_graph(minigrad, fn, arrs)
+    xs_th, gs_th = _gradient_graph(torch, fn, arrs)
+    for g_mg, g_th in zip(gs_mg, gs_th):
+        compare_graphs(g_mg, g_th, xs_mg, xs_th)
+        np.testing.assert_allclose(_numpy(g_mg), _numpy(g_th), rtol=1e-10, atol=1e-12)
+
+
 @pytest.mark.parametrize("p", [3, 1.5, 0.5, -1, 4.0, -0.5])
 @pytest.mark.parametrize("dim", [None, 1])
 def test_p_norm_at_zeros(p: float, dim: Any) -> None:
@@ -175,6 +197,95 @@ def test_p_norm_at_zeros(p: float, dim: Any) -> None:
         )
     for m, t in zip(*second):
         np.testing.assert_allclose(m, t, rtol=1e-9, atol=1e-12)
+
+
+# singular matrices: rank n-1 (the adjugate is not 0), lower rank, and batches
+# mixing them with regular ones (PyTorch's formula takes each part its way)
+_SINGULAR = {
+    "rank1_2x2": np.array([[1.0, 2.0], [2.0, 4.0]]),
+    "rank2_3x3": np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]),
+    "rank2_rows": np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]]),
+    "zeros": np.zeros((3, 3)),
+    "mixed_batch": np.stack([_A[:2, :2], [[1.0, 2.0], [2.0, 4.0]]]),
+    "singular_batch": np.stack([[[1.0, 2.0], [2.0, 4.0]], [[0.0, 1.0], [0.0, 0.0]]]),
+    "mixed_batch3": np.stack(
+        [[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]], _A, _A[[0, 0, 2]]]
+    ),
+}
+
+
+# numpy's LAPACK and PyTorch's pick another sign for a singular vector of one
+# of these matrices: the saved U and Vh differ, nothing computed from them
+_OTHER_SIGNS = {"mixed_batch3"}
+
+
+@pytest.mark.parametrize("name", sorted(_SINGULAR))
+def test_det_create_graph_at_a_singular_matrix(name: str) -> None:
+    """Where |det| < 100 eps PyTorch's differentiable formula is the adjugate
+    through the SVD (det U det Vh U diag(∏_{j≠i} s_j) Vh: LinalgSvdBackward0,
+    two LinalgDetBackward0, cumprods), each part of a batch its way (IndexPut
+    into an empty tensor): the same graph, values, second derivatives and
+    gradgradcheck as PyTorch's (the first-order gradient there is 0 in both)."""
+    a = _SINGULAR[name]
+
+    def fn(T: Any, x: Any) -> Any:
+        return T.linalg.det(x)
+
+    differential(fn, [a])
+    xs_mg, (g_mg,) = _gradient_graph(minigrad, fn, [a])
+    xs_th, (g_th,) = _gradient_graph(torch, fn, [a])
+    if name in _OTHER_SIGNS:
+        assert describe(g_mg.grad_fn, xs_mg) == describe(g_th.grad_fn, xs_th)
+    else:
+        compare_graphs(g_mg, g_th, xs_mg, xs_th)
+    np.testing.assert_allclose(_numpy(g_mg), _numpy(g_th), rtol=1e-10, atol=1e-12)
+    second_order(fn, [a])
+    # gradgradcheck passes where the SVD's gradient is defined (distinct
+    # singular values); at the zero matrix it fails in both
+    verdicts = [
+        lib.autograd.gradgradcheck(
+            lib.linalg.det, (make(lib, a, np.float64, True),), raise_exception=False
+        )
+        for lib in (minigrad, torch)
+    ]
+    assert verdicts == [name != "zeros"] * 2
+
+
+@pytest.mark.parametrize("name", sorted(_SINGULAR))
+@pytest.mark.parametrize("view", ["row_major", "transposed"])
+@pytest.mark.parametrize("op", ["slogdet", "logdet"])
+def test_slogdet_at_a_singular_matrix(name: str, view: str, op: str) -> None:
+    """log|det| is -inf; its first-order gradient is what PyTorch's lu_solve
+    with the saved LU gives (inf and nan where the zero pivot divides, their
+    places set by which LU was saved), and under create_graph the solve
+    refuses the matrix with linalg.solve's error, as PyTorch's does."""
+    a = _SINGULAR[name]
+
+    def fn(T: Any, x: Any) -> Any:
+        x = x if view == "row_major" else x.mT.contiguous().mT
+        return T.linalg.slogdet(x).logabsdet if op == "slogdet" else T.logdet(x)
+
+    grads, errors = [], []
+    for lib in (minigrad, torch):
+        x = make(lib, a, np.float64, True)
+        y = fn(lib, x)
+        y.sum().backward()
+        grads.append((_numpy(y), _numpy(x.grad)))
+        x = make(lib, a, np.float64, True)
+        with pytest.raises(Exception) as info:
+            lib.autograd.grad(fn(lib, x).sum(), x, create_graph=True)
+        errors.append(info.value)
+    for m, t in zip(*grads):  # (inf and nan in the same places)
+        np.testing.assert_allclose(m, t, rtol=1e-12, atol=1e-15)
+    mine, theirs = errors
+    assert type(mine).__name__ == type(theirs).__name__
+    assert str(mine) == str(theirs).replace("torch", "minigrad")
+
+
+def test_det_and_slogdet_of_empty_matrices() -> None:
+    """det of a 0 x 0 matrix is 1, log|det| 0, and the gradients are empty."""
+    for fn in (lambda T, a: T.linalg.det(a), lambda T, a: T.linalg.slogdet(a)[1]):
+        differential(fn, [np.zeros((2, 0, 0))])
 
 
 def test_logdet_of_a_negative_det_is_nan() -> None:
