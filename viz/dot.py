@@ -34,6 +34,7 @@ from .graph import (
     TensorInfo,
     cluster_of,
     folded,
+    forward_view,
     module_path,
     shape_label,
     truncated,
@@ -130,8 +131,11 @@ LEGEND_TEXT = {
 
 # Above this many nodes a drawing goes compact: no "grad_fn"/"variable" edge
 # labels, no dotted saved->tensor links, bounded layout effort. Those are what
-# make Graphviz slow on big graphs (about 10x at 1,000 nodes).
-# The network-simplex limits were measured per view on 1,000-2,000 node graphs.
+# make Graphviz slow on big graphs (about 10x at 1,000 nodes). Labels without
+# numbers are lines of text; the forward view also draws the tensors nothing
+# is known of as a line of their op or an arrow (`blank_inputs`,
+# `unkept_tensors`). The network-simplex limits (`FAST_LAYOUT`) were measured
+# on 1,000-4,000 node graphs.
 COMPACT_ABOVE = 200
 # Above this many nodes a leaf used by several nodes is drawn once per use
 # (long edges into one shared node made a 100-step loop take minutes). Small
@@ -141,6 +145,8 @@ SPLIT_SHARED_ABOVE = 60
 # per use, naming its leaf; the leaf (values, grad) is drawn once, under the
 # first copy. The leaf copies were a third of the layout time of the 1,510-node
 # loop (`bench_viz.py --profile`) and repeated the same values 60 times.
+# The forward view, which has no AccumulateGrad, draws a shared leaf in full
+# at its first use and each other copy as its name and uses (`_copy_label`).
 LIGHT_COPIES_ABOVE = 400
 # Above this many drawn nodes (shared-leaf copies included) a layout takes
 # tens of seconds (5,000: ~50 s); `collapse_to_fit` keeps about COLLAPSE_TO
@@ -150,10 +156,11 @@ COLLAPSE_TO = 2000
 # Above this many nodes (a 30-step loop is ~300) the steps of a loop are too
 # many to follow: `fold_to_fit` draws a block repeated several times once.
 FOLD_ABOVE = 400
-FAST_LAYOUT = {
-    "backward": {"nslimit": "1", "nslimit1": "1"},
-    "forward": {"nslimit": "0.2", "nslimit1": "0.2"},
-}
+# Both views: the forward view had 0.2 while it drew a box for every tensor;
+# drawing unknown tensors as arrows (`unkept_tensors`) left too few nodes for
+# 0.2 x nodes iterations, and the 100-step loop drifted sideways (3,893 pt
+# wide; 1,009 pt with 1, in the same time).
+FAST_LAYOUT = {"nslimit": "1", "nslimit1": "1"}
 
 # The only two faces, named in every graph, node, edge and cluster default, and
 # the margins (pad, margin, node margin, separations) spelled out too: Graphviz
@@ -299,18 +306,23 @@ def _shape_text(shape: tuple[int, ...] | None, expert: bool) -> str:
     return "scalar" if shape == () and not expert else shape_label(shape)
 
 
+def _tensor_title(t: TensorInfo, expert: bool) -> str:
+    return t.name if t.name is not None else _shape_text(t.shape, expert)
+
+
 def _tensor_label(
     t: TensorInfo,
     theme: Theme,
     show_values: bool,
     uses: int = 1,
     expert: bool = True,
+    plain: bool = False,
 ) -> str:
     """Beginners see ``_version`` on a non-leaf (changed in place by their
     code), not on a parameter whose initialisation bumped it; an in-place
-    change after saving shows on the saved slot ("now v1, saved at v0")."""
-    title = t.name if t.name is not None else _shape_text(t.shape, expert)
-    lab = _Label(theme).title(title)
+    change after saving shows on the saved slot ("now v1, saved at v0").
+    ``plain``: lines of text when no row holds numbers (`_Label.html`)."""
+    lab = _Label(theme).title(_tensor_title(t, expert))
     _uses_badge(lab, uses)
     meta = []
     if t.name is not None and t.shape is not None:
@@ -323,7 +335,7 @@ def _tensor_label(
         lab.small(" ".join(meta))
     if show_values and t.value:
         lab.mono(t.value)
-    if t.grad is not None or (t.requires_grad and t.is_leaf) or t.retains_grad:
+    if _has_grad_cell(t):
         # the grad keeps the room of the values (or of "None") before and after
         # backward(), so filling it in moves no node
         room = grad_room(t)
@@ -335,7 +347,30 @@ def _tensor_label(
         flags.append(f"hooks: {t.hooks}")
     if flags:
         lab.small(", ".join(flags))
-    return lab.html()
+    return lab.html(plain)
+
+
+def _has_grad_cell(t: TensorInfo) -> bool:
+    return t.grad is not None or (t.requires_grad and t.is_leaf) or t.retains_grad
+
+
+def _copy_label(
+    t: TensorInfo,
+    theme: Theme,
+    show_values: bool,
+    uses: int,
+    expert: bool,
+    plain: bool,
+) -> str:
+    """A further copy of a shared leaf in a big forward drawing: its name
+    and uses; its values and grad are drawn once, at its first use."""
+    lab = _Label(theme).title(_tensor_title(t, expert))
+    _uses_badge(lab, uses)
+    held = [w for w, shown in (("values", show_values and t.value),
+                               ("grad", _has_grad_cell(t))) if shown]  # fmt: skip
+    if held:
+        lab.small(f"{' and '.join(held)}: at its first use")
+    return lab.html(plain)
 
 
 def grad_room(t: TensorInfo) -> str:
@@ -764,7 +799,7 @@ def backward_dot(
     if compact is None:
         compact = n_drawn > COMPACT_ABOVE
     if compact:
-        dot.attr(**FAST_LAYOUT["backward"])
+        dot.attr(**FAST_LAYOUT)
     copies = shared_copies(g, show_saved, split_shared)
     use_of_edge = g.use_of_edge() if copies else {}
     uses = uses_of(g, copies)
@@ -800,16 +835,7 @@ def backward_dot(
             label, classes = _module_label(g.boxes[f.id], th), "function module"
         for did in ids:
             _node(box.get(f.id, dot), p + did, label, kind, th, classes)
-    if g.hidden:  # `truncated` left nodes out: one box says how many
-        more = (
-            _Label(th)
-            .title(f"… {g.hidden:,} more autograd nodes")
-            .small(
-                "not drawn: too many to lay out. Draw a smaller part (one layer's "
-                "output, a few steps) or pass collapse=False"
-            )
-        )
-        _node(dot, p + MORE_ID, more.html(), "constant", th, "more")
+    _more_box(dot, g.hidden, th, p)
     shown = [g.tensors[tid] for tid in g.shown_tensors]
     acc_of = {f.variable: f.id for f in g.functions.values() if f.variable}
     for t in shown:
@@ -922,6 +948,22 @@ def backward_dot(
         )
         draw_legend(dot, _tensor_kinds(shown) + kinds, th, p)
     return dot
+
+
+def _more_box(dot, hidden: int, theme: Theme, prefix: str) -> None:
+    """The box standing for the ``hidden`` autograd nodes `truncated` left
+    out (none when nothing was)."""
+    if not hidden:
+        return
+    more = (
+        _Label(theme)
+        .title(f"… {hidden:,} more autograd nodes")
+        .small(
+            "not drawn: too many to lay out. Draw a smaller part (one layer's "
+            "output, a few steps) or pass collapse=False"
+        )
+    )
+    _node(dot, prefix + MORE_ID, more.html(), "constant", theme, "more")
 
 
 # The weight of the edges along a big drawing's longest chain of grad_fn nodes
@@ -1086,19 +1128,67 @@ def _exit_labels(folds: list[Fold]) -> dict[tuple[str, int], str]:
 
 def forward_copies(fv: ForwardView) -> dict[tuple[str, str], str]:
     """(leaf id, op id) -> drawn id of the leaf's copy next to that op, for
-    leaves read by several ops (only those appear)."""
-    readers: dict[str, list[str]] = {}
+    leaves read by several ops (only those appear). The first copy (the
+    leaf's own id) goes to the op that ran first: the walk meets the ops
+    from the outputs back, so their order is reversed."""
+    readers: dict[str, dict[str, None]] = {}
     op_ids = {op.id for op in fv.ops}
     leaves = {t.id for t in fv.tensors if t.is_leaf and t.producer is None}
     for e in fv.edges:
-        if e.src in leaves and e.dst in op_ids and e.dst not in readers.get(e.src, []):
-            readers.setdefault(e.src, []).append(e.dst)
+        if e.src in leaves and e.dst in op_ids:
+            readers.setdefault(e.src, {})[e.dst] = None
     return {
         (tid, op): use_id(tid, k)
         for tid, ops in readers.items()
         if len(ops) > 1
-        for k, op in enumerate(ops)
+        for k, op in enumerate(reversed(ops))
     }
+
+
+def blank_inputs(fv: ForwardView) -> dict[str, tuple[str, int]]:
+    """Placeholder id -> (op, input position), for the inputs of which
+    nothing is known: ``None`` in ``next_functions`` (no grad) and saved by
+    no op, such as the python number of ``x + 0.1``. A small drawing shows
+    each as a bare "tensor" box; a compact one writes it into its op's
+    label (500 such boxes were a third of the layout time of the 1,510-node
+    loop's forward view, `bench_viz.py --profile`)."""
+    blank = {t.id for t in fv.tensors if t.kind == "constant" and t.shape is None}
+    return {e.src: (e.dst, e.index) for e in fv.edges if e.src in blank}
+
+
+def unkept_tensors(fv: ForwardView) -> dict[str, tuple[str, int]]:
+    """Tensor id -> (op, output_nr), for the intermediates autograd did not
+    keep (no op saved them, no name: nothing is known of them but that they
+    exist). A small drawing shows each as a bare "tensor" box; a compact
+    one as the arrow from the op that made it to the ops that read it
+    (without its 1,001 such boxes the 1,510-node loop's forward view took
+    0.82 s to lay out, not 0.97 s; `bench_viz.py --profile`)."""
+    op_ids = {op.id for op in fv.ops}
+    return {
+        t.id: t.producer
+        for t in fv.tensors
+        if t.kind == "nonleaf"
+        and t.shape is None
+        and t.name is None
+        and not t.is_output
+        and t.producer is not None
+        and t.producer[0] in op_ids
+    }
+
+
+def forward_nodes(fv: ForwardView) -> int:
+    """Nodes a forward drawing shows (before shared leaves are split)."""
+    return len(fv.tensors) + len(fv.ops)
+
+
+def shared_forward_copies(
+    fv: ForwardView, split_shared: bool | None = None
+) -> dict[tuple[str, str], str]:
+    """`forward_copies` when the forward drawing splits shared leaves: by
+    default above `SPLIT_SHARED_ABOVE` nodes; else empty."""
+    if split_shared is None:
+        split_shared = forward_nodes(fv) > SPLIT_SHARED_ABOVE
+    return forward_copies(fv) if split_shared else {}
 
 
 def _is_expert(detail: str) -> bool:
@@ -1154,7 +1244,23 @@ def uses_of(g: Graph, copies: dict[str, list[str]]) -> dict[str, int]:
 def collapse_to_fit(g: Graph, show_saved: bool) -> Graph:
     """`g`, or its part nearest the outputs when it is too large to lay out."""
     copies = sum(len(v) - 1 for v in shared_copies(g, show_saved).values())
-    total = drawn_nodes(g, show_saved) + copies
+    return _truncated_to_fit(g, drawn_nodes(g, show_saved) + copies)
+
+
+def collapse_forward_to_fit(g: Graph) -> Graph:
+    """`collapse_to_fit` for the forward view: its nodes counted as a
+    compact forward drawing shows them (shared-leaf copies included,
+    unknown tensors left out)."""
+    fv = forward_view(g)
+    copied = forward_copies(fv)
+    copies = len(copied) - len({tid for tid, _op in copied})
+    unknown = len(blank_inputs(fv)) + len(unkept_tensors(fv))
+    return _truncated_to_fit(g, forward_nodes(fv) - unknown + copies)
+
+
+def _truncated_to_fit(g: Graph, total: int) -> Graph:
+    """`g` when its drawing has at most `COLLAPSE_ABOVE` nodes (``total``);
+    else the functions nearest the outputs that make about `COLLAPSE_TO`."""
     if total <= COLLAPSE_ABOVE:
         return g
     per_function = total / max(1, len(g.functions))
@@ -1190,31 +1296,47 @@ def forward_dot(
     th = lecture(THEMES[theme]) if slide else THEMES[theme]
     dot = _new_digraph("forward", th, rankdir, size, title)
     p = prefix
+    n_drawn = forward_nodes(fv)
     if compact is None:
-        compact = len(fv.tensors) + len(fv.ops) > COMPACT_ABOVE
+        compact = n_drawn > COMPACT_ABOVE
     if compact:
-        dot.attr(**FAST_LAYOUT["forward"])
+        dot.attr(**FAST_LAYOUT)
+    expert = _is_expert(detail)
     op_ids = {op.id for op in fv.ops}
-    if split_shared is None:
-        split_shared = len(fv.tensors) + len(fv.ops) > SPLIT_SHARED_ABOVE
-    copy_of = forward_copies(fv) if split_shared else {}
+    copy_of = shared_forward_copies(fv, split_shared)
     uses: dict[str, int] = {}
     for tid, _op in copy_of:
         uses[tid] = uses.get(tid, 0) + 1
+    # above LIGHT_COPIES_ABOVE a shared leaf's values are drawn once
+    light = n_drawn > LIGHT_COPIES_ABOVE
+    blank = blank_inputs(fv) if compact else {}
+    unkept = unkept_tensors(fv) if compact else {}
+    blank_of: dict[str, list[int]] = {}  # op -> its blank input positions
+    for op_id, nr in blank.values():
+        blank_of.setdefault(op_id, []).append(nr)
     box = _Boxes()
     if clusters:
         _module_clusters(box, clusters, fv.module_kinds, th, p)
     _fold_boxes(box, fv.folds, th, p)
-    for t in fv.tensors:
+    _more_box(dot, fv.hidden, th, p)  # its edges go to the ops reading from it
+    drawn = [t for t in fv.tensors if t.id not in blank and t.id not in unkept]
+    for t in drawn:
         n = uses.get(t.id, 1)
         ids = [use_id(t.id, k) for k in range(n)]
-        label = _tensor_label(t, th, show_values, n, _is_expert(detail))
+        label = _tensor_label(t, th, show_values, n, expert, compact)
+        copy = label
+        if light and n > 1:
+            copy = _copy_label(t, th, show_values, n, expert, compact)
         where = box.get(t.id, box.get(t.producer[0], dot) if t.producer else dot)
-        for did in ids:
+        for k, did in enumerate(ids):
             classes = _classes("tensor", ids)
-            _node(where, p + did, label, t.kind, th, classes, output=t.is_output)
+            text = label if k == 0 else copy
+            _node(where, p + did, text, t.kind, th, classes, output=t.is_output)
     for op in fv.ops:
-        label = _Label(th).title(op.op).small(op.name).html()
+        lab = _Label(th).title(op.op).small(op.name)
+        for nr in sorted(blank_of.get(op.id, [])):
+            lab.small(f"input {nr}: a constant (no grad)")
+        label = lab.html(compact)
         classes = "function"
         kind = "op"
         if op.id in fv.boxes:  # a module drawn as one box
@@ -1222,25 +1344,32 @@ def forward_dot(
             label, classes = _module_label(fv.boxes[op.id], th), "function module"
         _node(box.get(op.id, dot), p + op.id, label, kind, th, classes)
     exits = _exit_labels(fv.folds)  # (op, input position): into the fold
-    spine = set()
-    if compact:  # one column, not a drift (`SPINE_WEIGHT`)
-        nodes = {t.id for t in fv.tensors} | op_ids
-        spine = _longest_path(nodes, [(e.id, e.src, e.dst) for e in fv.edges])
+    edges = []  # (id, tail, head, label, kind), tails as in the model
     for e in fv.edges:
+        if e.src in blank or e.dst in unkept:
+            continue
         kind = "input" if e.dst in op_ids else "output"
         # Label an op's outputs only when it has several (split, unbind...).
         label = f"[{e.index}]" if e.src in fv.multi_output else None
+        src = e.src
+        if src in unkept:  # the arrow from the op that made it
+            src, nr = unkept[src]
+            label = f"[{nr}]" if src in fv.multi_output else None
         if kind == "input" and (e.dst, e.index) in exits:
             label, kind = exits[(e.dst, e.index)], "input folded"
-        src = copy_of.get((e.src, e.dst), e.src)
-        weight = SPINE_WEIGHT if e.id in spine else None
+        edges.append((e.id, src, e.dst, label, kind))
+    spine = set()
+    if compact:  # one column, not a drift (`SPINE_WEIGHT`)
+        nodes = {t.id for t in drawn} | op_ids
+        spine = _longest_path(nodes, [(eid, a, b) for eid, a, b, _l, _k in edges])
+    for eid, src, dst, label, kind in edges:
         _edge(
             dot,
-            p + src,
-            p + e.dst,
-            id=p + e.id,
+            p + copy_of.get((src, dst), src),
+            p + dst,
+            id=p + eid,
             label=label,
-            weight=weight,
+            weight=SPINE_WEIGHT if eid in spine else None,
             **{"class": kind},
         )
     box.close(dot)
@@ -1249,5 +1378,5 @@ def forward_dot(
             _legend_row if slide else functools.partial(_legend, rankdir=rankdir)
         )
         modules = ["module"] if any(op.id in fv.boxes for op in fv.ops) else []
-        draw_legend(dot, _tensor_kinds(fv.tensors) + ["op"] + modules, th, p)
+        draw_legend(dot, _tensor_kinds(drawn) + ["op"] + modules, th, p)
     return dot

@@ -17,16 +17,18 @@ import graphviz
 from . import render
 from .dot import (
     DETAILS,
-    SPLIT_SHARED_ABOVE,
+    LIGHT_COPIES_ABOVE,
     THEMES,
     backward_dot,
+    collapse_forward_to_fit,
     collapse_to_fit,
     fold_to_fit,
-    forward_copies,
     forward_dot,
+    forward_nodes,
     legend_rows,
     page_parts,
     shared_copies,
+    shared_forward_copies,
     title_dot,
 )
 from .graph import (
@@ -216,8 +218,10 @@ class Drawing:
         if o.depth is not None:
             graph = grouped(graph, o.depth, o.expand)
         graph = fold_to_fit(graph, o.show_saved, o.fold, o.expand)
-        if self.view == "backward" and o.collapse is not False:
+        if o.collapse is not False and self.view == "backward":
             graph = collapse_to_fit(graph, o.show_saved)
+        elif o.collapse is not False:
+            graph = collapse_forward_to_fit(graph)
         return graph
 
     @property
@@ -232,17 +236,24 @@ class Drawing:
         o = self._resolved(export=False)
         graph = self._shown_graph(o)
         if self.view == "forward":
-            fv = forward_view(graph)
-            split = o.split_shared
-            if split is None:
-                split = len(fv.tensors) + len(fv.ops) > SPLIT_SHARED_ABOVE
-            if not split:
-                return {}
             copies: dict[str, list[str]] = {}
-            for (tid, _op), did in forward_copies(fv).items():
+            fv = forward_view(graph)
+            for (tid, _op), did in shared_forward_copies(fv, o.split_shared).items():
                 copies.setdefault(tid, []).append(did)
             return copies
         return shared_copies(graph, o.show_saved, o.split_shared)
+
+    @property
+    def grad_cell_ids(self) -> dict[str, list[str]]:
+        """`drawn_ids`, keeping only the copies whose label has the tensor's
+        grad cell: a big forward drawing draws a shared leaf's values and
+        grad once, at its first use (`dot.LIGHT_COPIES_ABOVE`)."""
+        copies = self.drawn_ids
+        if self.view == "forward":
+            fv = forward_view(self._shown_graph(self._resolved(export=False)))
+            if forward_nodes(fv) > LIGHT_COPIES_ABOVE:
+                return {tid: ids[:1] for tid, ids in copies.items()}
+        return copies
 
     @property
     def source(self) -> str:
@@ -516,6 +527,7 @@ def forward_graph(
     compact: bool | None = None,
     detail: str = "beginner",
     split_shared: bool | None = None,
+    collapse: bool | None = None,
     fold: bool | None = None,
     group: bool = False,
     depth: int | None = None,
@@ -528,9 +540,17 @@ def forward_graph(
     constants that do not require grad are visible only when an op saved them
     (``x * w`` saves ``x``); otherwise a "tensor" placeholder stands in.
     ``split_shared``: a leaf read by several ops (a weight of a loop) is drawn
-    next to each, marked "N uses" (default: above a few dozen nodes).
-    ``fold``: repeated blocks drawn once; ``group`` and ``depth``: modules
-    as boxes, as in `backward_graph`. Other arguments as in `backward_graph`.
+    next to each, marked "N uses" (default: above a few dozen nodes; above
+    a few hundred its values and grad are drawn at its first use only).
+    ``compact`` (default: above a few hundred nodes) also writes an input
+    nothing is known of (the ``0.1`` of ``x + 0.1``: no grad, saved by no
+    op) into its op's label, and draws an intermediate no op saved (no
+    name, shape or values) as the arrow between the ops, not as a box.
+    ``collapse``: a graph too large to lay out in seconds is drawn as its
+    part nearest the outputs, fed by one box saying how many nodes were
+    left out; False draws everything. ``fold``: repeated blocks drawn once;
+    ``group`` and ``depth``: modules as boxes, as in `backward_graph`.
+    Other arguments as in `backward_graph`.
     """
     return _drawing(
         "forward",
@@ -547,6 +567,7 @@ def forward_graph(
         compact=compact,
         detail=detail,
         split_shared=split_shared,
+        collapse=collapse,
         fold=fold,
         group=group,
         depth=depth,

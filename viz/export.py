@@ -334,7 +334,7 @@ def frame_labels(
     """Per frame, drawn id -> the label of each tensor whose grad cell is
     filled in by then (`dot.grad_labels`; the node keeps its size)."""
     graph = drawing._shown_graph(opts)
-    copies = drawing.drawn_ids
+    copies = drawing.grad_cell_ids
     out = []
     for grads in frame_grads(stepper, drawing):
         labels = grad_labels(

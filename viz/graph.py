@@ -886,6 +886,9 @@ class ForwardView:
     folds: list[Fold] = field(default_factory=list)  # as in `Graph.folds`
     boxes: dict[str, ModuleBox] = field(default_factory=dict)  # `Graph.boxes`
     module_kinds: dict[str, str] = field(default_factory=dict)  # `Graph.module_kinds`
+    # autograd nodes `truncated` left out: one box (`MORE_ID`) feeds the ops
+    # whose inputs they made
+    hidden: int = 0
 
 
 def forward_view(g: Graph) -> ForwardView:
@@ -935,6 +938,8 @@ def forward_view(g: Graph) -> ForwardView:
                 else:
                     src = f"{op.id}-in{e.input_nr}"
                     tensors[src] = TensorInfo(src, None, None, "", False, True)
+            elif e.dst == MORE_ID:  # made by a node `truncated` left out
+                src = MORE_ID
             elif g.functions[e.dst].is_accumulate_grad:
                 src = g.functions[e.dst].variable or output_of(e.dst, 0)
                 tensors.setdefault(src, g.tensors[src])
@@ -950,7 +955,14 @@ def forward_view(g: Graph) -> ForwardView:
             edges.append(ForwardEdge(f"fe-{fid}-{t.id}", fid, t.id, nr))
     multi = g.multi_output() - set(g.boxes)  # a box's outputs are not numbered
     return ForwardView(
-        ops, list(tensors.values()), edges, multi, g.folds, g.boxes, g.module_kinds
+        ops,
+        list(tensors.values()),
+        edges,
+        multi,
+        g.folds,
+        g.boxes,
+        g.module_kinds,
+        g.hidden,
     )
 
 

@@ -204,4 +204,4 @@ def test_big_graphs_go_compact(framework):
     assert "label=grad_fn" not in big and "same-tensor" not in big
     assert has_attr(big, "nslimit", "1")
     assert "label=grad_fn" in viz.backward_graph(y, compact=False).source
-    assert has_attr(viz.forward_graph(y).source, "nslimit", "0.2")
+    assert has_attr(viz.forward_graph(y).source, "nslimit", "1")

@@ -506,3 +506,123 @@ def test_big_forward_view_is_a_straight_column_too(framework):
     assert width < 2500 and height > 10 * width
     small = viz.forward_graph(*recurrent(framework, 2)).source
     assert "weight=" not in small  # lesson-sized drawings are unchanged
+
+
+def scalar_loop(t, steps: int, weights: int = 2):
+    """``x = (x * w + 0.1).tanh()``: Mul's and Add's outputs are saved by no
+    op, and ``0.1`` is a ``None`` input nobody saved."""
+    t.manual_seed(0)
+    ws = [t.randn(3, requires_grad=True) for _ in range(weights)]
+    x0 = t.randn(3, requires_grad=True)
+    x = x0
+    for k in range(steps):
+        x = (x * ws[k % weights] + 0.1).tanh()
+    return x.sum(), {"x0": x0, **{f"w{i}": w for i, w in enumerate(ws)}}
+
+
+def drawn_edges(source: str) -> list[tuple[str, str, str]]:
+    """(tail, head, attributes) of every edge of a DOT text."""
+    found = re.findall(r'^\t"?([^"\s]+)"? -> "?([^"\s]+)"? \[(.*)\]$', source, re.M)
+    return [(a, b, attrs) for a, b, attrs in found]
+
+
+def test_compact_forward_view_draws_only_what_is_known(framework):
+    """A compact forward view (big graphs) draws an input of which nothing
+    is known (``+ 0.1``) as a line of its op, and an intermediate no op
+    saved as the arrow between the ops; a small one draws both as boxes."""
+    loss, params = scalar_loop(framework, 10)
+    full = viz.forward_graph(loss, params=params, fold=False).source
+    compact = viz.forward_graph(loss, params=params, fold=False, compact=True).source
+    assert full.count("<b>tensor</b>") == 30  # 10 constants, 20 intermediates
+    assert "<b>tensor</b>" not in compact
+    assert compact.count("input 1: a constant (no grad)") == 10  # each Add
+    assert "a constant (no grad)" not in full
+    d = viz.forward_graph(loss, params=params, fold=False)
+    ops = {f.id: f.name for f in d.graph.functions.values() if not f.is_accumulate_grad}
+    ids = set(node_ids(compact))
+    assert set(ops) <= ids
+    edges = drawn_edges(compact)
+    assert all(a in ids and b in ids for a, b, _ in edges)
+    heads = {}
+    for a, b, _ in edges:
+        heads.setdefault(b, []).append(a)
+    for fid, name in ops.items():
+        if name == "AddBackward0":  # from its Mul, nothing else
+            (tail,) = heads[fid]
+            assert ops[tail] == "MulBackward0"
+        if name == "TanhBackward0":
+            (tail,) = heads[fid]
+            assert ops[tail] == "AddBackward0"
+    # every tanh output is saved (by Tanh and the next Mul) and the loss is
+    # an output: drawn with values
+    tensor_nodes = re.findall(r'^\t\S+ \[label=<(.*)> class="nonleaf', compact, re.M)
+    assert len(tensor_nodes) == 11 and all("Courier" in lab for lab in tensor_nodes)
+    # labels without numbers are lines of text, not tables
+    op_labels = re.findall(r'^\t\S+ \[label=(<.*?>) class="op', compact, re.M)
+    assert len(op_labels) == len(ops) and not any("<table" in x for x in op_labels)
+
+
+def test_compact_forward_view_numbers_the_outputs_of_a_multi_output_op(framework):
+    x = framework.tensor([1.0, 2.0], requires_grad=True)
+    a, b = x.unbind(0)  # neither is saved: drawn as arrows from Unbind
+    src = viz.forward_graph(a * 2 + b * 3, params={"x": x}, compact=True).source
+    g = build_graph(a * 2 + b * 3)
+    (unbind,) = (f.id for f in g.functions.values() if f.name == "UnbindBackward0")
+    labels = sorted(
+        re.search(r'label="([^"]*)"', attrs).group(1)
+        for tail, _head, attrs in drawn_edges(src)
+        if tail == unbind
+    )
+    assert labels == ["[0]", "[1]"]
+
+
+def test_big_forward_view_draws_a_shared_leaf_in_full_once(framework):
+    """Above LIGHT_COPIES_ABOVE nodes a shared leaf's copies name it and
+    its uses; its values and grad are drawn once, at the op that ran first."""
+    loss, params = scalar_loop(framework, 150)
+    d = viz.forward_graph(loss, params=params, fold=False)
+    src = d.source
+    g = d.graph
+    assert len(node_ids(src)) > LIGHT_COPIES_ABOVE
+    (x0,) = (t.id for t in g.tensors.values() if t.name == "x0")
+    (acc_x0,) = (f.id for f in g.functions.values() if f.variable == x0)
+    (first_mul,) = (e.src for e in g.edges if e.dst == acc_x0)  # step 0's Mul
+    for name in ("w0", "w1"):
+        (tid,) = (t.id for t in g.tensors.values() if t.name == name)
+        copies = d.drawn_ids[tid]
+        assert len(copies) == 75 and copies[0] == tid
+        assert d.grad_cell_ids[tid] == [tid]  # frame exports fill in one cell
+        labels = dict(re.findall(r'^\t"?(\S+?)"? \[label=(<.*?>) class=', src, re.M))
+        assert "grad:" in labels[tid] and "Courier" in labels[tid]
+        for copy in copies[1:]:
+            assert ">grad:<" not in labels[copy] and "Courier" not in labels[copy]
+            assert "75 uses (one tensor)" in labels[copy]
+            assert "values and grad: at its first use" in labels[copy]
+    (w0,) = (t.id for t in g.tensors.values() if t.name == "w0")
+    assert (w0, first_mul) in {(a, b) for a, b, _ in drawn_edges(src)}
+    assert src.count("values and grad: at its first use") == 2 * 74
+
+
+def test_huge_forward_views_collapse_with_a_note(framework):
+    """The forward view of a graph too big to lay out is its part nearest
+    the outputs, fed by one box saying how many nodes were left out."""
+    w = framework.tensor([1.0, 2.0], requires_grad=True)
+    x = w
+    for _ in range(800):
+        x = (x * w).tanh()  # 1,600 ops, 800 kept tanh outputs, 800 uses of w
+    d = viz.forward_graph(x, params={"w": w}, max_nodes=10**5, fold=False)
+    src = d.source
+    ids = node_ids(src)
+    assert COLLAPSE_TO // 2 < len(ids) <= COLLAPSE_TO + 1
+    g = d.graph
+    ops = [fid for fid, f in g.functions.items() if not f.is_accumulate_grad]
+    drawn_ops = [fid for fid in ops if fid in set(ids)]
+    assert drawn_ops == ops[: len(drawn_ops)]  # the last ops of the pass
+    hidden = len(g.functions) - len(drawn_ops) - 1  # (w's AccumulateGrad is kept)
+    assert f"… {hidden:,} more autograd nodes" in src and MORE_ID in ids
+    into = [b for a, b, _ in drawn_edges(src) if a == MORE_ID]
+    assert into == [drawn_ops[-1]]  # the oldest op drawn reads what it made
+    full = viz.forward_graph(
+        x, params={"w": w}, max_nodes=10**5, collapse=False, fold=False
+    ).source
+    assert "more autograd nodes" not in full and set(ops) <= set(node_ids(full))
