@@ -7,8 +7,9 @@
 Cases: a loop of 1,500 autograd nodes reusing 8 weights, MLPs of 2 to 8
 layers, a small CNN, recurrent loops of 30, 100 and 300 steps, and a graph of
 5,000 autograd nodes. Each row is the best wall time of ``repeat`` runs of
-``backward_graph(...).svg()`` (walk, DOT and layout) with the pip engine
-(graphviz-pure) when it is installed, with the default options: graphs of
+``backward_graph(...).svg()`` (walk, DOT and layout), and the "forward view"
+row under it of ``forward_graph(...).svg()`` on the same graph, with the pip
+engine (graphviz-pure) when it is installed, with the default options: graphs of
 more than a few hundred nodes are drawn with their repeated steps folded
 (``fold=``); the "unfolded" rows draw every node (``fold=False``). The last
 rows time how fast a graph over the node limit is refused. Targets from issue
@@ -29,6 +30,15 @@ of a shared leaf once per use, its leaf once (-35%), and grad_fn labels as
 lines of text instead of tables (-15-20%), both above a few hundred nodes;
 the spine weight (`dot.SPINE_WEIGHT`) keeps a loop in one column. Fewer
 nodes (folding, the default) remains the largest lever.
+
+The forward view draws a node per tensor as well as per op, so it had twice
+the nodes of the backward view (the 1,510-node loop: 4,003 and 2,012) and
+took twice its time (2026-12-03). Its nodes nothing is known of were the
+lever: the 500 bare "tensor" boxes of ``+ 0.1`` (a None input saved by no
+op), now a line of their op's label, were ~30% of its layout; the 1,001 bare
+boxes of intermediates no op saved, now arrows between the ops, ~15% more;
+lines-of-text labels ~10% and shared leaves' copies without their values
+~5%. ``nslimit=0`` or lower limits drift sideways again.
 """
 
 from __future__ import annotations
@@ -52,6 +62,9 @@ from viz.dot import drawn_nodes  # noqa: E402
 from viz.graph import GraphTooLargeError, build_graph  # noqa: E402
 
 NO_SAVED = {"show_saved": False}
+# the default, named: a case only the backward view has (the forward view
+# draws no saved slots, so it would repeat the case without them)
+SAVED = {"show_saved": True}
 BIG = 10**6  # max_nodes for the cases: they measure, the limit is tested elsewhere
 
 
@@ -148,6 +161,29 @@ def tall_chain(t: Any, steps: int) -> Any:
     return x
 
 
+VIEWS = ["backward", "forward"]
+# a node statement of a DOT text (an edge has "->" after its tail)
+_NODE = re.compile(r'^\t+(?:"[^"]*"|[^\s"]+) \[label=', re.M)
+
+
+def drawn_summary(d: Any) -> str:
+    """How many nodes a drawing draws: its grad_fn nodes (the backward view)
+    or ops, the nodes drawn (shared-leaf copies apart), and what was folded
+    or collapsed."""
+    shown = d._shown_graph(d._resolved(export=False))
+    copies = sum(len(v) - 1 for v in d.drawn_ids.values())  # of shared leaves
+    if d.view == "backward":
+        nodes = drawn_nodes(shown, d.options.show_saved)
+        size = f"{len(d.graph.functions):5d} grad_fn,"
+    else:  # tensors nothing is known of are not boxes in a compact drawing
+        nodes = len(_NODE.findall(d.source)) - copies
+        ops = sum(not f.is_accumulate_grad for f in d.graph.functions.values())
+        size = f"{ops:5d} ops,    "
+    folds = "".join(f", x {f.count} folded" for f in d.folds)
+    more = f", {shown.hidden:,} collapsed" if shown.hidden else ""
+    return f"{size} {nodes:5d} drawn (+{copies} copies{more}{folds})"
+
+
 def cpu_seconds() -> float:
     """CPU time of this process and the layout engines it ran."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -186,7 +222,7 @@ def main() -> int:
     cases: list[tuple[str, Callable[[], tuple[Any, dict]], dict, float | None]] = [
         ("shared weights, 1,500 nodes", lambda: shared_weights(t), NO_SAVED, 1.0),
         ("  unfolded", lambda: shared_weights(t), NO_SAVED | off, 1.0),
-        ("shared weights, 1,500 nodes + saved", lambda: shared_weights(t), {}, None),
+        ("shared weights, 1,500 nodes + saved", lambda: shared_weights(t), SAVED, None),
         *[(f"MLP, {n} layers", lambda n=n: mlp(t, n), {}, None) for n in (2, 4, 8)],
         ("small CNN", lambda: cnn(t), {}, None),
         ("recurrent loop, 30 steps", lambda: recurrent(t, 30), {}, None),
@@ -199,24 +235,24 @@ def main() -> int:
     ]  # fmt: skip
     for name, make, options, target in cases:
         out, params = make()
+        for view in ["backward"] if options is SAVED else VIEWS:
+            # show_saved is an option of the backward view only
+            kw = dict(options, params=params, max_nodes=BIG)
+            if view == "forward":
+                kw.pop("show_saved", None)
+            draw_view = getattr(viz, f"{view}_graph")
 
-        def draw(out=out, params=params, options=options) -> str:
-            kw = dict(params=params, max_nodes=BIG, engine=engine, **options)
-            return viz.backward_graph(out, **kw).svg()
+            def draw(out=out, kw=kw, draw_view=draw_view) -> str:
+                return draw_view(out, engine=engine, **kw).svg()
 
-        d = viz.backward_graph(out, params=params, max_nodes=BIG, **options)
-        shown = d._shown_graph(d._resolved(export=False))
-        nodes = drawn_nodes(shown, d.options.show_saved)
-        copies = sum(len(v) - 1 for v in d.drawn_ids.values())  # of shared leaves
-        folds = ", ".join(f"x {f.count} folded" for f in d.folds)
-        more = f", {shown.hidden:,} collapsed" if shown.hidden else ""
-        best = best_of(draw, args.repeat)
-        print(
-            f"  {name:38s} {len(d.graph.functions):5d} grad_fn, {nodes:5d} drawn "
-            f"(+{copies} copies{more}{', ' if folds else ''}{folds})  "
-            f"{best[0]:6.2f} s (cpu {best[1]:5.2f} s){verdict(best, target)}",
-            flush=True,
-        )
+            d = draw_view(out, **kw)
+            best = best_of(draw, args.repeat)
+            label = name if view == "backward" else "  forward view"
+            print(
+                f"  {label:38s} {drawn_summary(d)}  "
+                f"{best[0]:6.2f} s (cpu {best[1]:5.2f} s){verdict(best, target)}",
+                flush=True,
+            )
     # The node limit refuses a graph too big to draw from a cheap pre-walk.
     tall = tall_chain(t, 3000)  # 6,001 autograd nodes, 6,000 saved tensors
     long = tall_chain(t, 200)
@@ -235,9 +271,10 @@ def main() -> int:
 
 
 def profile(t: Any, engine: str, repeat: int) -> int:
-    """CPU seconds per stage of the two slow cases, unfolded and folded: the
-    walk, the DOT text, the layout alone (``-Tplain``) and layout + SVG, and
-    layout + SVG with other edge routings (the levers of issue #14)."""
+    """CPU seconds per stage of the two slow cases, in both views, unfolded
+    and folded: the walk, the DOT text, the layout alone (``-Tplain``) and
+    layout + SVG, and layout + SVG with other edge routings (the levers of
+    issue #14)."""
     print(f"CPU seconds per stage, best of {repeat} (engine {engine})")
     cases = [
         ("recurrent loop, 100 steps", lambda: recurrent(t, 100), {}),
@@ -245,11 +282,12 @@ def profile(t: Any, engine: str, repeat: int) -> int:
     ]
     for name, make, options in cases:
         out, params = make()
-        for fold in (False, None):
+        for view, fold in [(v, f) for v in VIEWS for f in (False, None)]:
             kw = dict(params=params, max_nodes=BIG, engine=engine, fold=fold)
-            kw |= options
-            walk = best_of(lambda o=out, kw=kw: viz.backward_graph(o, **kw), repeat)
-            d = viz.backward_graph(out, **kw)
+            kw |= options if view == "backward" else {}  # (only show_saved)
+            draw_view = getattr(viz, f"{view}_graph")
+            walk = best_of(lambda o=out, kw=kw, f=draw_view: f(o, **kw), repeat)
+            d = draw_view(out, **kw)
             dot = best_of(lambda d=d: d.source, repeat)
             src = d.source
             row = [f"walk {walk[1]:.2f}", f"DOT {dot[1]:.2f}"]
@@ -266,8 +304,8 @@ def profile(t: Any, engine: str, repeat: int) -> int:
             for what, fmt, text in variants:
                 run = lambda text=text, fmt=fmt: render.run_engine(text, fmt, engine)  # noqa: E731
                 row.append(f"{what} {best_of(run, repeat)[1]:.2f}")
-            label = f"{name} ({'unfolded' if fold is False else 'folded'})"
-            print(f"  {label:42s} " + ", ".join(row), flush=True)
+            label = f"{name}, {view} ({'unfolded' if fold is False else 'folded'})"
+            print(f"  {label:52s} " + ", ".join(row), flush=True)
     return 0
 
 
