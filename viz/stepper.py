@@ -305,8 +305,10 @@ class BackwardStepper:
         }
         reachable = getattr(self._task, "nodes", None)
         self._total = len(reachable) if reachable else len(self.graph.functions)
-        # a theme given here wins over the notebook's
+        # a theme given here wins over the notebook's; a direction given here
+        # is kept (else the widget may show the graph left to right to fit)
         self.theme: str | None = drawing_options.get("theme")
+        self.rankdir: str | None = drawing_options.get("rankdir")
         self._widget: Any = None
 
     # ------------------------------------------------------------------ state
@@ -786,13 +788,20 @@ class BackwardStepper:
         the leaf where the backward one shows its AccumulateGrad)."""
         return dict(self._leaf_of)
 
-    def svg(self, view: str = "backward", theme: str | None = None) -> str:
+    def svg(
+        self,
+        view: str = "backward",
+        theme: str | None = None,
+        rankdir: str | None = None,
+    ) -> str:
         """The drawing as laid out once (``theme`` overrides the stepper's,
-        unless one was given explicitly to the stepper)."""
+        unless one was given explicitly to the stepper; ``rankdir`` lays it
+        out in another direction, with the same ids)."""
         drawing = self.forward_drawing if view == "forward" else self.drawing
         if self.theme is not None:
             theme = None
-        return drawing._svg_for(drawing._resolved(export=False, theme=theme))
+        opts = drawing._resolved(export=False, theme=theme, rankdir=rankdir)
+        return drawing._svg_for(opts)
 
     def picture(self, view: str = "backward") -> str:
         """The frame on display as one static SVG (the roles' classes and

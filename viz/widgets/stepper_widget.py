@@ -26,6 +26,11 @@ from ..drawing import fit_html
 from .graph_view import GraphView
 from .roles import role_legend_html
 
+# A drawing of more nodes is offered in its one direction only: a second
+# layout of a big graph costs more than it gains (a long loop laid out left
+# to right is a strip far wider than any screen).
+WIDE_MAX_NODES = 80
+
 # The picture output (see `StepperWidget._ipython_display_`) hides itself when
 # the widget output after it holds a live stepper, and hides that output when
 # the widget renderer gave up: "Error displaying widget: model not found" is
@@ -48,6 +53,7 @@ class StepperWidget(w.VBox):
         self._views = 0  # views open in the browser
         self.graph = GraphView(
             svg=stepper.svg(),
+            wide_svg=self._wide_svg(None),
             prefix=stepper.drawing.options.id_prefix,
             theme=stepper.theme or "auto",
             leaf_of=stepper.leaf_of,
@@ -153,7 +159,22 @@ class StepperWidget(w.VBox):
 
     def _show_svg(self) -> None:
         theme = self.graph.page_theme or None
-        self.graph.svg = self.stepper.svg(self.view_name, theme=theme)
+        with self.graph.hold_sync():  # both layouts in one message
+            self.graph.svg = self.stepper.svg(self.view_name, theme=theme)
+            self.graph.wide_svg = self._wide_svg(theme)
+
+    def _wide_svg(self, theme: str | None) -> str:
+        """The drawing laid out left to right, for a view whose room is wider
+        than the top-to-bottom drawing fits (lesson 04's stepper at 1366x768);
+        "" when the stepper was given a direction, or the graph is too big for
+        a second layout to be worth its time."""
+        s = self.stepper
+        if s.rankdir is not None:
+            return ""
+        top_down = s.svg(self.view_name, theme=theme)
+        if top_down.count('class="node') > WIDE_MAX_NODES:  # (node kinds follow)
+            return ""
+        return s.svg(self.view_name, theme=theme, rankdir="LR")
 
     def _on_select(self, change: dict) -> None:
         self._safely(self._show_selection)
