@@ -82,30 +82,65 @@ def player_data(stepper: BackwardStepper) -> dict[str, Any]:
 
 
 VIEWS = ("backward", "forward")
-# The page opens and closes a box (depth=, a folded block) with no kernel: each
-# click's drawing is laid out when the page is saved, so it holds one per box
-# (up to this many): a click on a box shows the saved drawing with that one box
-# opened or closed. (A page with every combination would double per box.)
-MAX_BOX_STATES = 8
+# The page opens and closes boxes (depth=, folded blocks) with no kernel: the
+# drawing of each set of opened boxes it can show is laid out when the page is
+# saved. Those one click from the saved drawing come first, then two clicks
+# (two boxes open at once, or one inside another), and so on, up to this many
+# besides the saved one (every combination of up to four boxes), and while
+# their drawings come to at most MAX_STATES_BYTES (an opened 30-step loop is
+# ~0.5 MB a view). A click that leads to a set not held says so. Each held set
+# costs about what the saved drawing costs (its two drawings and its frames'
+# highlights): a two-module net's page is 0.09 MB with its saved drawing
+# alone, 1.07 MB with 15 sets held.
+MAX_BOX_STATES = 15
+MAX_STATES_BYTES = 6_000_000
+
+
+def state_key(opened: frozenset[str]) -> str:
+    """The page's name for a set of opened boxes (one JSON list, sorted)."""
+    return json.dumps(sorted(opened))
 
 
 def box_states(
     stepper: BackwardStepper, svgs_now: Callable[[], dict[str, str]]
 ) -> dict[str, dict[str, Any]]:
-    """Per box (`BackwardStepper.boxes`, at most `MAX_BOX_STATES`): the page's
-    drawings, boxes and frames with that box opened (or, if open, closed)."""
+    """The sets of opened boxes the page can show, breadth first from the
+    drawing as saved (key ""), at most `MAX_BOX_STATES` besides it and
+    `MAX_STATES_BYTES` of their drawings: per set
+    (`state_key`) the page's drawings, boxes and frames, and ``moves``, the
+    set each box's click leads to (boxes whose click leads to a set not held
+    are not in it). The saved drawing's moves are under ""."""
     start = stepper.drawing.options.expand
-    states = {}
-    for box, about in list(stepper.boxes().items())[:MAX_BOX_STATES]:
-        (stepper.collapse if about["open"] else stepper.expand)(box)
-        try:
-            states[box] = {
-                "svgs": svgs_now(),
-                "boxes": {view: stepper.boxes(view) for view in VIEWS},
-                "frames": _frames(stepper, panels=False),
-            }
-        finally:
-            stepper.show_expanded(start)
+    keys = {start: ""}
+    queue = [start]
+    states: dict[str, dict[str, Any]] = {}
+    size = 0
+    try:
+        while queue:
+            opened = queue.pop(0)
+            stepper.show_expanded(opened)
+            state: dict[str, Any] = {"moves": {}}
+            if opened != start:
+                state["svgs"] = svgs_now()
+                size += sum(len(svg) for svg in state["svgs"].values())
+                if size > MAX_STATES_BYTES:
+                    break
+                state["boxes"] = {view: stepper.boxes(view) for view in VIEWS}
+                state["frames"] = _frames(stepper, panels=False)
+            for box, about in stepper.boxes().items():
+                (stepper.collapse if about["open"] else stepper.expand)(box)
+                after = stepper.drawing.options.expand
+                stepper.show_expanded(opened)
+                if after not in keys and len(keys) <= MAX_BOX_STATES:
+                    keys[after] = state_key(after)
+                    queue.append(after)
+                if after in keys:
+                    state["moves"][box] = keys[after]
+            states[keys[opened]] = state
+    finally:
+        stepper.show_expanded(start)
+    for state in states.values():  # no click leads to a set not held
+        state["moves"] = {b: k for b, k in state["moves"].items() if k in states}
     return states
 
 
@@ -166,13 +201,13 @@ def html_page(
 ) -> str:
     """One self-contained page: each drawing once, the frames as JSON, the
     widget's screen code and ~150 lines of player code. ``states``
-    (`box_states`): the drawings a click on a box shows; ``title``: the
+    (`box_states`): the drawings clicks on boxes show; ``title``: the
     page's (browser tab) title, the drawings' own title."""
     states = states or {}
     data = {**player_data(stepper), "theme": theme_name}
     data["states"] = {
-        box: {k: v for k, v in state.items() if k != "svgs"}
-        for box, state in states.items()
+        key: {k: v for k, v in state.items() if k != "svgs"}
+        for key, state in states.items()
     }
     css = CSS_PATH.read_text(encoding="utf-8")
     name = html.escape(stepper.frames[0].name if stepper.frames else "backward")
@@ -201,7 +236,7 @@ def html_page(
         f"{' checked' if v == 'backward' else ''}> {v}</label> "
         for v in svgs
     )
-    by_state = {"": svgs, **{b: st["svgs"] for b, st in states.items()}}
+    by_state = {"": svgs, **{k: st["svgs"] for k, st in states.items() if k}}
     drawings = "".join(
         f'<template class="mg-drawing" data-view="{v}" data-state="{html.escape(k)}">'
         f"{_inline_svg(svg)}</template>\n"

@@ -169,10 +169,13 @@ def test_a_click_opens_and_closes_a_box(lab: Lab, browser: Any) -> None:
 
 
 @pytest.mark.browser
-def test_the_html_player_opens_a_box(browser: Any, tmp_path: Path) -> None:
+def test_the_html_player_keeps_several_boxes_open(browser: Any, tmp_path: Path) -> None:
     """The exported page (no kernel, no network): a click on a module box
     shows the drawing saved with that box open, lit as the stepper lights
-    it, at the same step; its "⊖ close" tag closes it; one box at a time."""
+    it, at the same step; boxes opened after it (beside it, inside it) open
+    with it still open, each lit as the stepper lights that set; a click on
+    a set the page does not hold says so; chips and "⊖ close" tags close
+    one box each, the others staying open."""
     import headless
     from playwright.sync_api import expect
 
@@ -185,36 +188,75 @@ def test_the_html_player_opens_a_box(browser: Any, tmp_path: Path) -> None:
     loss, net = nested(minigrad)
     stepper = viz.BackwardStepper(loss, params=net, depth=1, id_prefix="hp-")
     path = stepper.save(tmp_path / "boxes.html")
+    print(f"page with boxes: {path.stat().st_size / 1e6:.2f} MB")
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     lit = """(role) => [...document.querySelectorAll('.mg-graph .mg-' + role)]
         .map((e) => e.id.slice(3))"""
+    view = page.locator(".mg-graph")
+    player = page.locator(".mg-player")
+
+    def opened() -> set[str]:
+        """The boxes the page shows open (their frames drawn, their chips)."""
+        chips = page.evaluate(
+            "[...document.querySelectorAll('.mg-close-box')].map((c) => c.dataset.box)"
+        )
+        for box in chips:
+            expect(view.locator(f'[id="hp-cluster-{box}"]')).to_have_count(1)
+        return set(chips)
+
+    def lit_as_the_stepper(k: int, boxes: set[str]) -> None:
+        stepper.show_expanded(frozenset(boxes))
+        frame = stepper.frames[k - 1]
+        for role in ("running", "done"):
+            assert set(page.evaluate(lit, role)) == set(frame.highlight()[role]), role
+        page.wait_for_function(screens.RUNNING_IN_VIEW, arg=player.element_handle())
+
     try:
         blocked = headless.offline(page)
         page.goto(path.as_uri())
         for _ in range(8):
             page.click(".mg-next")
-        view = page.locator(".mg-graph")
         page.locator('[id="hp-module-body"]').click()
         expect(view.locator('[id="hp-cluster-module-body"]')).to_have_count(1)
         expect(view).to_have_attribute("data-step", "8")
-        stepper.expand("module-body")
-        frame = stepper.frames[7]
-        for role in ("running", "done"):
-            assert set(page.evaluate(lit, role)) == set(frame.highlight()[role]), role
-        page.wait_for_function(
-            screens.RUNNING_IN_VIEW, arg=page.locator(".mg-player").element_handle()
-        )
+        assert opened() == {"module-body"}
+        lit_as_the_stepper(8, {"module-body"})
         page.click(".mg-next")  # stepping goes on in the opened drawing
-        assert set(page.evaluate(lit, "running")) == set(
-            stepper.frames[8].highlight()["running"]
-        )
-        # a box inside the opened one: not in this page (the notebook opens it)
+        lit_as_the_stepper(9, {"module-body"})
+        # a box inside the opened one, then one beside it: all stay open
         page.locator('.mg-box-tag[data-box="module-body.encoder"]').click()
-        expect(page.locator(".mg-box-note")).to_contain_text("one box at a time")
+        expect(view.locator('[id="hp-cluster-module-body.encoder"]')).to_have_count(1)
+        page.locator('[id="hp-module-out"]').click()
+        expect(view.locator('[id="hp-cluster-module-out"]')).to_have_count(1)
+        three = {"module-body", "module-body.encoder", "module-out"}
+        assert opened() == three
+        lit_as_the_stepper(9, three)
+        page.click(".mg-prev")
+        lit_as_the_stepper(8, three)
+        expect(page.locator(".mg-box-note")).to_have_text("")
+        # four at once is held too; five is not (the notebook opens any)
+        page.locator('.mg-box-tag[data-box="module-body.encoder.0"]').click()
+        expect(view.locator('[id="hp-cluster-module-body.encoder.0"]')).to_have_count(1)
+        assert opened() == {*three, "module-body.encoder.0"}
+        page.locator('.mg-box-tag[data-box="module-body.head"]').click()
+        expect(page.locator(".mg-box-note")).to_contain_text("close one first")
+        assert opened() == {*three, "module-body.encoder.0"}
+        # closing one box (its chip, its tag) leaves the others open
+        page.locator('.mg-close-box[data-box="module-out"]').click()
+        expect(view.locator('[id="hp-module-out"]')).to_have_count(1)
+        assert opened() == {
+            "module-body",
+            "module-body.encoder",
+            "module-body.encoder.0",
+        }
+        page.locator('.mg-box-tag[data-box="module-body.encoder"]').click()
+        assert opened() == {"module-body"}  # (closing a box closes those inside)
+        lit_as_the_stepper(8, {"module-body"})
         page.locator('.mg-box-tag[data-box="module-body"]').click()
         expect(view.locator('[id="hp-module-body"]')).to_have_count(1)
+        assert opened() == set()
         assert view.evaluate("(v) => [v.scrollLeft, v.scrollTop]") == [0, 0]
         assert not blocked and not errors, (blocked, errors)
     finally:

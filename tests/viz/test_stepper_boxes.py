@@ -146,13 +146,17 @@ def test_the_widget_opens_a_box_on_the_views_message(minigrad):
         s.close()
 
 
-def test_the_html_page_holds_a_drawing_per_box(framework, tmp_path):
-    """The player opens a box with no kernel: per box, the drawing with that
-    box opened and the frames in its drawn ids, as the stepper lights them."""
+def test_the_html_page_holds_the_drawings_of_sets_of_opened_boxes(framework, tmp_path):
+    """The player opens boxes with no kernel, several at once: per set of
+    opened boxes it holds (the fewest clicks away first, at most
+    MAX_BOX_STATES besides the saved one), the drawing with those boxes
+    opened, the frames in its drawn ids as the stepper lights them, and where
+    each box's click leads."""
+    import html
     import json
     import re
 
-    from viz.player import MAX_BOX_STATES
+    from viz.player import MAX_BOX_STATES, state_key
 
     loss, net = nested(framework)
     s = viz.BackwardStepper(loss, params=net, depth=1, id_prefix="H-")
@@ -162,23 +166,33 @@ def test_the_html_page_holds_a_drawing_per_box(framework, tmp_path):
         raw = re.search(r'<script type="application/json" id="mg-data">(.*?)</script>',
                         page, re.S).group(1)  # fmt: skip
         data = json.loads(raw)
-        assert set(data["states"]) == {"module-body", "module-out"}
-        assert len(data["states"]) <= MAX_BOX_STATES
+        states = data["states"]
         assert data["boxes"]["backward"] == s.boxes()
+        both = state_key(frozenset({"module-body", "module-out"}))
+        # one click from the saved drawing, then two: both boxes open at once
+        assert states[""]["moves"] == {
+            "module-body": '["module-body"]', "module-out": '["module-out"]'
+        }  # fmt: skip
+        assert states['["module-body"]']["moves"]["module-out"] == both
+        assert states[both]["moves"]["module-body"] == '["module-out"]'
+        assert len(states) == MAX_BOX_STATES + 1  # the net has more sets than that
+        for key, state in states.items():  # every click leads to a set held
+            assert set(state["moves"].values()) <= set(states), key
         templates = re.findall(r'<template class="mg-drawing" data-view="(\w+)" '
                                r'data-state="([^"]*)">', page)  # fmt: skip
-        assert sorted(templates) == sorted(
-            (v, k) for k in ("", "module-body", "module-out")
-            for v in ("backward", "forward")
+        assert sorted((v, html.unescape(k)) for v, k in templates) == sorted(
+            (v, k) for k in states for v in ("backward", "forward")
         )  # fmt: skip
-        state = data["states"]["module-body"]
+        state = states[both]
         s.expand("module-body")
+        s.expand("module-out")
         assert state["boxes"]["backward"] == s.boxes()
         for k, frame in enumerate(s.frames, start=1):
             lit = frame.highlight()
             assert state["frames"][k]["highlight"]["running"] == lit["running"], k
             assert "panel" not in state["frames"][k]
         s.collapse("module-body")
+        s.collapse("module-out")
         assert s.drawing.options.expand == frozenset()  # as it was saved
     finally:
         s.close()

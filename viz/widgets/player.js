@@ -7,7 +7,7 @@ const status = root.querySelector(".mg-status");
 const playButton = root.querySelector(".mg-play");
 const speed = root.querySelector(".mg-speed");
 const last = DATA.frames.length - 1;
-// the drawings by box state ("": as saved; a box id: with that box toggled)
+// the drawings by box state ("": as saved; else the sorted opened boxes)
 const svgs = {};
 for (const t of document.querySelectorAll("template.mg-drawing")) {
   (svgs[t.dataset.state || ""] = svgs[t.dataset.state || ""] || {})[t.dataset.view] = t.innerHTML;
@@ -103,18 +103,20 @@ function play() {
   playButton.textContent = "\u275A\u275A Pause";
   timer = setInterval(() => show(step + 1), Number(speed.value));
 }
-// A click on a box shows the page's drawing with that box opened (or closed):
-// one per box was laid out when the page was saved, so one box at a time.
+// A click on a box shows the page's drawing with that box opened (or closed),
+// the others staying as they are: the drawings of the sets of boxes a reader
+// reaches in the fewest clicks were laid out when the page was saved.
 const boxNote = document.createElement("span");
 boxNote.className = "mg-box-note";
 root.querySelector(".mg-controls").appendChild(boxNote);
 function toggleBox({ id }) {
-  const to = id === shown ? "" : id;
-  if (to && !(DATA.states || {})[to]) {
-    boxNote.textContent = "this page opens one box at a time (the notebook opens any)";
+  const to = ((DATA.states || {})[shown]?.moves || {})[id];
+  if (to === undefined) {
+    boxNote.textContent = "this page holds fewer opened boxes at once: close one " +
+      "first (the notebook opens any)";
     return;
   }
-  boxNote.textContent = shown && to ? "(the box opened before is closed: one at a time)" : "";
+  boxNote.textContent = "";
   shown = to;
   model.set("selected", "");
   model.set("boxes", boxesOf(state.view));
