@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -51,6 +52,8 @@ THEME_CELLS = (
 def lab(tmp_path_factory: pytest.TempPathFactory, jupyter: Server) -> Iterator[Lab]:
     folder = tmp_path_factory.mktemp("notebooks")
     files = graph_files(folder, "seed") + graph_files(folder, "mlp")
+    files.append(folder / "seed_dark.ipynb")
+    shutil.copy(folder / "seed.ipynb", files[-1])
     files.append(write_notebook(folder / "theme.ipynb", *THEME_CELLS))
     files += [LESSONS / name for name in STEPPER_LESSONS if (LESSONS / name).exists()]
     with jupyter.folder("citizen", files) as lab:
@@ -151,6 +154,52 @@ def test_the_widget_follows_jupyterlab_dark_and_theme_wins(
     lab.menu(page, "Settings", "Theme", "JupyterLab Light")  # for the other tests
     page.wait_for_function("() => document.body.dataset.jpThemeLight === 'true'")
     print("screenshots:", shots)
+
+
+# The README's screenshots of the stepper (docs/stepper-*.png, retaken with
+# MINIGRAD_SCREENSHOTS=docs): notebook, step, theme, at 1366x768.
+DOCS_SHOTS = [
+    ("stepper-seed-step3.png", "seed.ipynb", 3, "JupyterLab Light"),
+    ("stepper-mlp-1366.png", "mlp.ipynb", 6, "JupyterLab Light"),
+    # (a kernel of its own: seed.ipynb's has run backward through its graph)
+    ("stepper-seed-dark.png", "seed_dark.ipynb", 3, "JupyterLab Dark"),
+]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("name", "notebook", "step", "theme"), DOCS_SHOTS)
+def test_the_readmes_stepper_screenshots(
+    lab: Lab, page: Any, shots: Path, name: str, notebook: str, step: int, theme: str
+) -> None:
+    """Each is what JupyterLab shows: the stepper's output at the top of the
+    notebook, the running node in view and legible, in the theme asked for."""
+    import screens
+    from playwright.sync_api import expect
+
+    lab.open(page, notebook)
+    lab.menu(page, "Settings", "Theme", theme)
+    light = "true" if theme.endswith("Light") else "false"
+    page.wait_for_function(
+        f"() => document.body.dataset.jpThemeLight === '{light}'", timeout=UI_TIMEOUT_MS
+    )
+    lab.run_all(page)
+    expect(page.locator(".mg-stepper")).to_have_count(1, timeout=UI_TIMEOUT_MS)
+    out = page.locator(".jp-OutputArea-output:has(.mg-stepper)")
+    out.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+    view = page.locator(".mg-graph")
+    for k in range(1, step + 1):  # (a loaded machine: each step may take a while)
+        out.locator("button.mg-next").click()
+        expect(view).to_have_attribute("data-step", str(k), timeout=UI_TIMEOUT_MS)
+    root = page.locator(".mg-stepper").element_handle()
+    page.wait_for_function(screens.RUNNING_IN_VIEW, arg=root, timeout=10_000)
+    look = root.evaluate(LUMA)
+    assert look["dark"] == (light == "false"), look
+    expect(out.locator(".mg-status")).to_contain_text(f"step {step} of")
+    page.screenshot(path=str(shots / name))
+    if light == "false":  # for the other tests
+        lab.menu(page, "Settings", "Theme", "JupyterLab Light")
+        page.wait_for_function("() => document.body.dataset.jpThemeLight === 'true'")
+    print("screenshot:", shots / name)
 
 
 @pytest.mark.browser
