@@ -379,22 +379,32 @@ class Drawing:
         )
 
 
-# A drawing wider than the output column is scaled down to it (aspect kept);
-# a click shows it at full size (scrolling sideways) and another fits it again.
-# The rules go in a <style> and, for the fitted look, inline on the <svg> too.
+# A drawing wider than the output column is scaled down to it (aspect kept),
+# but not below FIT_MIN_SCALE, where 10 pt node text is 9 px (the stepper's
+# least zoom): lesson 09's training step in JupyterLab at 1366x768 had 6 px
+# text; past that it scrolls sideways in its box. A click shows it at full
+# size and another fits it again. The rules go in a <style> and, for the
+# fitted look, inline on the <svg> too.
+FIT_MIN_SCALE = 0.7
 FIT_CSS = (
     ".mg-fit{max-width:100%;overflow-x:auto}"
     ".mg-fit>svg{max-width:100%;height:auto;cursor:zoom-in}"
     ".mg-fit.mg-full>svg{max-width:none!important;cursor:zoom-out}"
 )
 _SVG_START = re.compile(r"<svg\b")
+_SVG_WIDTH = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)(pt|px)?"')
 
 
 def fit_html(svg_text: str) -> str:
     """HTML for a notebook output: the SVG (without its XML prolog) in a box
     that fits it to the column; clicking toggles its natural size."""
     body = svg_text[svg_text.index("<svg") :]
-    body = _SVG_START.sub('<svg style="max-width:100%;height:auto"', body, count=1)
+    style = "max-width:100%;height:auto"
+    width = _SVG_WIDTH.match(body)
+    if width:  # (min-width wins over max-width: the floor holds)
+        px = float(width[1]) * (4 / 3 if width[2] == "pt" else 1)
+        style += f";min-width:{px * FIT_MIN_SCALE:.0f}px"
+    body = _SVG_START.sub(f'<svg style="{style}"', body, count=1)
     toggle = "this.classList.toggle('mg-full')"
     # Enter or space too; kept from the notebook (Enter would edit the cell)
     stop = "event.preventDefault();event.stopPropagation()"

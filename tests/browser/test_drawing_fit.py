@@ -1,7 +1,8 @@
 """Inline drawings fit the output column (issue #14): Debian's Chromium shows
 the HTML a `Drawing` gives Jupyter (``_repr_html_``, the text/html of its
-mimebundle) scaled down to the column, aspect kept, and a click shows it at
-full size; a small drawing keeps its natural size. Checked in a bare
+mimebundle) scaled down to the column, aspect kept, but never below 70%
+(node text 9 px; it then scrolls sideways in its box), and a click shows it
+at full size; a small drawing keeps its natural size. Checked in a bare
 1220 px column, in a notebook exported by nbconvert (JupyterLab's CSS), and
 in real JupyterLab 4 and Notebook 7 servers running the cell.
 The drawing is lesson 09's training step (Linear-Tanh-Linear, cross-entropy)."""
@@ -18,6 +19,7 @@ import pytest
 
 import viz
 from viz import render
+from viz.drawing import FIT_MIN_SCALE
 
 COLUMN_PX = 1220
 PT_TO_PX = 96 / 72
@@ -27,8 +29,10 @@ SIZES = """(el) => {
   const svg = el.querySelector('svg');
   const r = svg.getBoundingClientRect();
   const box = svg.viewBox.baseVal;
+  const texts = [...svg.querySelectorAll('g.node text')]
+    .map((t) => t.getBoundingClientRect().height).filter((h) => h > 0);
   return {w: r.width, h: r.height, vw: box.width, vh: box.height,
-          column: el.clientWidth,
+          column: el.clientWidth, text: Math.min(...texts),
           scroll: el.scrollWidth, client: el.clientWidth};
 }"""
 
@@ -88,7 +92,12 @@ def check_fit_and_toggle(page: Any, box: Any) -> None:
     s = box.evaluate(SIZES)
     natural = s["vw"] * PT_TO_PX
     assert natural > s["column"] + 100  # a drawing that must shrink
-    assert s["column"] - 1 <= s["w"] <= s["column"] + 0.5  # as wide as allowed
+    # as wide as allowed, but not so small that its text is below 9 px: then
+    # it scrolls sideways in its box (nothing is cut)
+    fitted = max(s["column"], natural * FIT_MIN_SCALE)
+    assert fitted - 1 <= s["w"] <= fitted + 0.5, s
+    assert s["text"] >= 9, s
+    assert (s["scroll"] > s["client"]) == (fitted > s["column"] + 1), s
     assert s["h"] / s["w"] == pytest.approx(s["vh"] / s["vw"], rel=0.01)
     box.locator("svg").click(position={"x": 5, "y": 5})
     full = box.evaluate(SIZES)

@@ -130,7 +130,10 @@ def test_repr_mimebundle_is_svg(no_system_dot, seed2_drawing):
     assert html.startswith('<div class="mg-fit"') and "<?xml" not in html
     svg = bundle["image/svg+xml"]
     assert svg[svg.index("<svg") + 4 :] in html  # nothing else changed
-    assert '<svg style="max-width:100%;height:auto"' in html
+    # fitted, but not below 70% of its natural width (pt -> px): 9 px text
+    width_pt = float(re.search(r'<svg width="([\d.]+)pt"', svg)[1])
+    floor = f"min-width:{width_pt * 4 / 3 * 0.7:.0f}px"
+    assert f'<svg style="max-width:100%;height:auto;{floor}"' in html
     assert "classList.toggle('mg-full')" in html  # a click: full size and back
 
 
