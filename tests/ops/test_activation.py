@@ -28,7 +28,12 @@ UNARY: dict[str, tuple[Any, Any]] = {
     "gelu": (lambda T, a: act(T, "gelu", a), ANY),
     "gelu_tanh": (lambda T, a: act(T, "gelu", a, approximate="tanh"), ANY),
     "softplus": (lambda T, a: act(T, "softplus", a), ANY),
-    "softplus_beta": (lambda T, a: act(T, "softplus", a, 2, 1.5), ANY),
+    # beta * x exactly at the threshold (x = 0.75) is where softplus switches to
+    # x: a jump there, which PyTorch's gradcheck also fails, so keep away from it
+    "softplus_beta": (
+        lambda T, a: act(T, "softplus", a, 2, 1.5),
+        ANY.filter(lambda v: abs(2 * v - 1.5) > 1e-3),
+    ),
     "elu": (lambda T, a: T.nn.functional.elu(a, 0.5), NONZERO),
     "selu": (lambda T, a: T.nn.functional.selu(a), NONZERO),
     "celu": (lambda T, a: T.nn.functional.celu(a, 0.7), NONZERO),
