@@ -38,7 +38,24 @@ CASES = {  # equation: operand shapes
     "aib,bjc->jiac": [(2, 3, 4), (4, 5, 6)],
     "Ab,bC->AC": [(2, 3), (3, 2)],
     "ij,ij->": [(1, 3), (2, 3)],
+    # four and five operands: contracted left to right, as PyTorch without
+    # opt_einsum does (the fixture below keeps PyTorch on that path)
+    "ij,jk,kl,lm->im": [(2, 3), (3, 4), (4, 2), (2, 5)],
+    "bi,bij,bj,b->b": [(2, 3), (2, 3, 4), (2, 4), (2,)],
+    "a,b,c,d,ab->cd": [(2,), (3,), (2,), (2,), (2, 3)],
 }
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _pytorch_left_to_right() -> Any:
+    """With the optional opt_einsum package installed, PyTorch contracts three
+    or more operands in the order opt_einsum finds cheapest (other nodes);
+    minigrad always goes left to right, PyTorch's order without it. Compare
+    with that order whether or not the package is there."""
+    was = torch.backends.opt_einsum.enabled
+    torch.backends.opt_einsum.enabled = False
+    yield
+    torch.backends.opt_einsum.enabled = was
 
 
 def _rng_arrays(shapes: list, seed: int = 0) -> list[np.ndarray]:
