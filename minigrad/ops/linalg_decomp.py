@@ -306,6 +306,7 @@ class LinalgSlogdet(Op):
             diag = np.abs(np.diagonal(lu, axis1=-2, axis2=-1))
             logabs = np.asarray(np.log(diag).sum(-1), x.dtype)
         ctx.save_for_backward(a, constant(lu), constant(piv), sign)
+        ctx.set_materialize_grads(False)  # (only the sign used: no gradient)
         return sign, logabs
 
     @staticmethod
@@ -473,55 +474,72 @@ class LinalgSvd(Op):
         s = np.ascontiguousarray(s, x.dtype)
         ctx.full_matrices, ctx.S_sym_argsize_minus_1 = full_matrices, s.shape[-1]
         ctx.save_for_backward(s, u, vh)
+        ctx.set_materialize_grads(False)  # (svdvals: no U or Vh gradient)
         return u, s, vh
 
     @staticmethod
     def backward(ctx: Ctx, g_u: Grad, g_s: Grad, g_vh: Grad) -> tuple:
         s, u, vh = ctx.saved_tensors
         k = ctx.S_sym_argsize_minus_1
+        if ctx.full_matrices:  # only the first k singular vectors matter
+            u, vh = _first(u, -1, k), _first(vh, -2, k)
+            g_u = None if g_u is None else _first(g_u, -1, k)
+            g_vh = None if g_vh is None else _first(g_vh, -2, k)
         m, n = u.shape[-2], vh.shape[-1]
         if g_u is None and g_vh is None:
             if g_s is None:
                 return None, None
-            if m >= n:
+            if m >= n:  # (svdvals: U diag(gS) Vh)
                 return u @ (f.unsqueeze(g_s, -1) * vh), None
             return (u * f.unsqueeze(g_s, -2)) @ vh, None
-        if ctx.full_matrices:  # only the first k singular vectors matter
-            u, vh = u[..., :, :k], vh[..., :k, :]
-            g_u = None if g_u is None else g_u[..., :, :k]
-            g_vh = None if g_vh is None else g_vh[..., :k, :]
-        g_v = None if g_vh is None else f.mT(g_vh)
         s2 = s * s
         # E_ij = s_j² - s_i², 1 on the diagonal (where skew(...) is 0)
-        e = (
-            f.unsqueeze(s2, -2)
-            - f.unsqueeze(s2, -1)
-            + f.constant(np.eye(k, dtype=f.data(s).dtype), s)
-        )
-        if g_u is not None and g_v is not None:
-            ret = (
-                _skew(f.mT(u) @ g_u) * f.unsqueeze(s, -2)
-                + f.unsqueeze(s, -1) * _skew(vh @ g_v)
-            ) / e
+        e = _fill_diagonal(f.unsqueeze(s2, -2) - f.unsqueeze(s2, -1), 1)
+        if g_u is not None:
+            uhgu = _skew(f.transpose(u, -2, -1) @ g_u)
+        if g_vh is not None:
+            vhgv = _skew(vh @ f.transpose(g_vh, -2, -1))
+        if g_u is not None and g_vh is not None:
+            ret = (uhgu * f.unsqueeze(s, -2) + f.unsqueeze(s, -1) * vhgv) / e
         elif g_u is not None:
-            ret = _skew(f.mT(u) @ g_u) * (f.unsqueeze(s, -2) / e)
+            ret = (uhgu / e) * f.unsqueeze(s, -2)
         else:
-            ret = f.unsqueeze(s, -1) * _skew(vh @ g_v) / e
+            ret = f.unsqueeze(s, -1) * (vhgv / e)
         if g_s is not None:
             ret = ret + _diag_embed(g_s)
-        if m > k and g_u is not None:
+        if m > n and g_u is not None:
             g_u_sinv = g_u / f.unsqueeze(s, -2)
-            ret = (u @ ret + g_u_sinv - u @ (f.mT(u) @ g_u_sinv)) @ vh
-        elif n > k and g_v is not None:
-            g_v_sinv = f.mT(g_v / f.unsqueeze(s, -2))
-            ret = u @ (ret @ vh + g_v_sinv - (g_v_sinv @ f.mT(vh)) @ vh)
-        else:
-            ret = u @ (ret @ vh) if m >= n else (u @ ret) @ vh
-        return ret, None
+            ret = u @ ret + g_u_sinv - u @ (f.transpose(u, -2, -1) @ g_u_sinv)
+            return ret @ vh, None
+        if m < n and g_vh is not None:
+            sinv_g_vh = g_vh / f.unsqueeze(s, -1)
+            ret = ret @ vh + sinv_g_vh - (sinv_g_vh @ f.transpose(vh, -2, -1)) @ vh
+            return u @ ret, None
+        return (u @ (ret @ vh) if m >= n else (u @ ret) @ vh), None
+
+
+def _first(x: Any, dim: int, k: int) -> Any:
+    """The first ``k`` columns (``dim`` -1) or rows (-2) of each matrix
+    (``narrow(dim, 0, k)`` on Tensors: SliceBackward0 with PyTorch's dim)."""
+    if isinstance(x, f.ndarray):
+        return x[..., :k] if dim == -1 else x[..., :k, :]
+    return x.narrow(dim, 0, k)
 
 
 def _skew(x: Any) -> Any:
-    return x - f.mT(x)
+    return x - f.transpose(x, -2, -1)
+
+
+def _fill_diagonal(x: Any, value: float) -> Any:
+    """``x`` with ``value`` on the diagonal of each matrix, written in place
+    (on Tensors ``x.diagonal(0, -2, -1).fill_(value)``: CopySlices, as PyTorch's
+    formula records it)."""
+    if isinstance(x, f.ndarray):
+        i = np.arange(x.shape[-1])
+        x[..., i, i] = value
+    else:
+        x.diagonal(0, -2, -1).fill_(value)
+    return x
 
 
 def _diag_embed(v: Any) -> Any:

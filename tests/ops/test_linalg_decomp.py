@@ -38,6 +38,7 @@ _STRIDED = np.random.default_rng(3).standard_normal((5, 5)) + 3 * np.eye(5)
 
 _TALL = np.array([[1.0, 2.0], [3.0, 4.0], [0.5, -1.0]])
 _TALL_BATCH = np.stack([_TALL, _TALL[::-1] * 2 + 0.5])
+_WIDE_3X4 = np.random.default_rng(4).standard_normal((3, 4))
 
 
 def _svd_invariant(r: Any) -> Any:
@@ -117,10 +118,21 @@ SVD: dict[str, tuple[Any, list]] = {
     "norm_nuc_dims": (lambda T, a: T.linalg.norm(a, "nuc", dim=(0, 2)), [_TALL_BATCH]),
     "norm_2": (lambda T, a: T.linalg.norm(a, 2), [_TALL]),
     "tensor_norm_nuc": (lambda T, a: a.norm(p="nuc"), [_TALL]),
+    "svd_wide_direct": (lambda T, a: _svd_invariant(T.linalg.svd(a)), [_WIDE_3X4]),
 }
 # PyTorch's LAPACK (MKL) and numpy's pick other signs for the singular vectors
-# of a wide matrix: compared through what does not depend on them
+# of a wide matrix whose gesdd factors it first (n >= 11m/6 columns, as 2 x 3):
+# compared through what does not depend on them. A 3 x 4 matrix is
+# bidiagonalized directly, where the signs agree (README: how often)
 _WIDE = {"svdvals_wide_batch", "svd_full_wide"}
+# the whole create_graph gradient as PyTorch records it (in the others, nodes
+# of other ops' formulas differ: sum(-1)'s unsqueeze dim, a batched matmul's)
+_GRAPH_OF_GRADIENT = {
+    "matrix_norm_2",
+    "norm_2",
+    "svd_vectors_only",
+    "svdvals_tall",
+}
 
 
 @pytest.mark.parametrize("name", sorted(SVD))
@@ -133,6 +145,20 @@ def test_svd_ops(name: str) -> None:
     differential(fn, arrs, check_graph=name not in _WIDE)
     differential(fn, arrs, np.float32, check_graph=False)
     second_order(lambda T, *xs: fn(T, *xs) ** 2, arrs)
+
+
+@pytest.mark.parametrize("name", sorted(_GRAPH_OF_GRADIENT))
+def test_svd_gradient_graphs(name: str) -> None:
+    """svd's formula under create_graph records PyTorch's nodes: the svdvals
+    shortcut when no singular vector has a gradient (an unused output gets
+    none, not zeros), TransposeBackward0 for each mH, E's diagonal filled in
+    place (CopySlices)."""
+    fn, arrs = SVD[name]
+    xs_mg, gs_mg = _gradient_graph(minigrad, fn, arrs)
+    xs_th, gs_th = _gradient_graph(torch, fn, arrs)
+    for g_mg, g_th in zip(gs_mg, gs_th):
+        compare_graphs(g_mg, g_th, xs_mg, xs_th)
+        np.testing.assert_allclose(_numpy(g_mg), _numpy(g_th), rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("name", sorted(DECOMP))
@@ -308,6 +334,23 @@ def test_det_of_a_singular_matrix(matrix: list) -> None:
     differential(
         lambda T, a: a.det(), [np.stack([np.array(matrix), np.eye(len(matrix))])]
     )
+
+
+def test_outputs_without_a_gradient_send_none() -> None:
+    """slogdet's sign alone, or svd's S alone, gives the other outputs no
+    gradient (not zeros): PyTorch's slogdet formula then returns none, so the
+    leaf keeps ``.grad`` None and ``autograd.grad`` calls it unused."""
+    seen = []
+    for lib in (minigrad, torch):
+        x = make(lib, _A, np.float64, True)
+        lib.linalg.slogdet(x).sign.sum().backward()
+        (unused,) = lib.autograd.grad(
+            lib.linalg.slogdet(x).sign.sum(), x, allow_unused=True
+        )
+        with pytest.raises(RuntimeError) as info:
+            lib.autograd.grad(lib.linalg.slogdet(x).sign.sum(), x)
+        seen.append((x.grad, unused, str(info.value)))
+    assert seen[0] == seen[1] == (None, None, seen[1][2])
 
 
 def test_slogdet_sign_and_return_type() -> None:
