@@ -267,9 +267,9 @@ def _conformed(node: Node, i: int, g: Any, nxt: Node, nr: int) -> Any:
     return g
 
 
-def _arrange(node: Node, grads: Sequence) -> list:
-    """One gradient per edge: extra trailing Nones dropped, the entries of
-    non-tensor arguments removed; a wrong count is the formula's error."""
+def counted(node: Node, grads: Sequence) -> list:
+    """One gradient per argument of the forward, extra trailing Nones dropped; a
+    wrong count is the formula's error."""
     n = node._n_args or len(node.next_functions)
     grads = list(grads)
     while len(grads) > n and grads[-1] is None:  # extra Nones are allowed
@@ -279,6 +279,13 @@ def _arrange(node: Node, grads: Sequence) -> list:
             f"function {node.name()} returned an incorrect number of gradients "
             f"(expected {n}, got {len(grads)})"
         )
+    return grads
+
+
+def _arrange(node: Node, grads: Sequence) -> list:
+    """One gradient per edge: ``counted``, then the entries of non-tensor
+    arguments removed."""
+    grads = counted(node, grads)
     if node._tensor_positions:  # drop the entries of non-tensor arguments
         grads = [grads[i] for i in node._tensor_positions]
     return grads

@@ -24,6 +24,7 @@ from .._errors import check_inplace
 from .._tensor import Tensor
 from .._warn import warn
 from ..function import BackwardCFunction, FunctionCtx
+from ..node import counted
 
 _FUNC_DOCS = "https://pytorch.org/docs/main/notes/extending.func.html"
 
@@ -163,10 +164,21 @@ class Function(_core.Function):
         out = (
             user_fn(ctx, list(grads)) if cls.boxed_grads_call else user_fn(ctx, *grads)
         )
-        for g in out if type(out) is tuple else (out,):
-            if g is not None and not isinstance(g, Tensor):
+        # PyTorch's order: the count first, then each entry against its argument
+        grads = counted(ctx, out if type(out) is tuple else (out,))
+        tensors = ctx._tensor_positions
+        for i, g in enumerate(grads):
+            if g is None:
+                continue
+            if tensors is not None and i not in tensors:
+                raise RuntimeError(
+                    f"function {ctx.name()} returned a gradient different than None "
+                    f"at position {i + 1}, but the corresponding forward input was "
+                    "not a Variable"
+                )
+            if not isinstance(g, Tensor):
                 raise RuntimeError(f"expected Variable or None (got {_typename(g)})")
-        return out
+        return tuple(grads)
 
 
 def _unrecorded(o: Any, inputs: tuple, dirty: tuple) -> Any:

@@ -512,15 +512,23 @@ class IndexSelect(Op):
                 "index_select(): Expected dtype int32 or int64 for index"
             )
         (d,) = normalize_dims(dim, x.ndim)
+        idx = idx.reshape(-1)  # a 0-d index picks as a vector of one
         n = x.shape[d] if x.ndim else 1
         bad = (idx < 0) | (idx >= n)
         if bad.any():
-            if x.ndim <= 1 or d == 0:  # PyTorch's kernels word it by path
-                raise IndexError("index out of range in self")
-            raise RuntimeError(
-                f"INDICES element is out of DATA bounds, id={int(idx[bad][0])} "
-                f"axis_dim={n}"
-            )
+            # PyTorch's CPU kernel words it by path: a vector's loop, a matrix
+            # with no element (an empty dim is refused whatever the index), the
+            # fast path of dim 1, and the general loop
+            if x.ndim > 1 and x.size == 0 and n == 0:
+                raise RuntimeError(
+                    "index_select(): self indexing axis dim should be positive"
+                )
+            if x.ndim > 1 and (x.size == 0 or d == 1):
+                raise RuntimeError(
+                    f"INDICES element is out of DATA bounds, id={int(idx[bad][0])} "
+                    f"axis_dim={n}"
+                )
+            raise IndexError("index out of range in self")
         ctx.dim, ctx.dim_arg, ctx.d, ctx.self_sym_sizes = f.u64(dim), dim, d, x.shape
         ctx.save_for_backward(index)
         return np.take(x, idx, axis=d) if x.ndim else x.copy()  # 0-d stays 0-d
@@ -543,6 +551,16 @@ class IndexAdd(Op):
         (index,) = consts
         x, idx, v = a._data, index._data, src._data
         (d,) = normalize_dims(dim, x.ndim)
+        if idx.ndim > 1:
+            raise IndexError(
+                "index_add_(): Index is supposed to be a vector, but got dim: "
+                f"{idx.ndim} with type: {dtype_name(idx)} and size: {list(idx.shape)}"
+            )
+        if idx.dtype not in (np.int64, np.int32):
+            raise RuntimeError(
+                "index_add_(): Expected dtype int32/int64 for index but got: "
+                f"{dtype_name(idx)}"
+            )
         if v.dtype != x.dtype:
             raise RuntimeError(
                 f"index_add_(): self ({dtype_name(x)}) and source "
@@ -554,22 +572,35 @@ class IndexAdd(Op):
                 f"index_add_(): Number of indices ({idx.size}) should be equal to "
                 f"source.size(dim): ({count}), for dim: {d}"
             )
+        rest, src_rest = list(x.shape), list(v.shape)
+        if x.ndim and v.ndim:  # the sizes apart from dim must agree
+            del rest[d], src_rest[d]
+        if rest != src_rest:
+            raise RuntimeError(
+                "source tensor shape must match self tensor shape, excluding the "
+                f"specified dimension. Got self.shape = {list(x.shape)} "
+                f"source.shape = {list(v.shape)}"
+            )
         n = x.shape[d] if x.ndim else 1
         bad = (idx < 0) | (idx >= n)
-        if bad.any():
-            if x.ndim <= 1:  # the vector kernel's words
-                raise IndexError("index out of range in self")
-            raise RuntimeError(
-                f"index {int(idx[bad][0])} is out of bounds for dimension {d} "
-                f"with size {n}"
-            )
+        # a matrix with no element, or no index, is returned unchecked; PyTorch
+        # words the rest by path: an int64 index along the first or last dim
+        # goes through scatter_add, the others through a loop
+        if bad.any() and (x.ndim <= 1 or x.size):
+            if x.ndim > 1 and idx.dtype == np.int64 and d in (0, x.ndim - 1):
+                raise RuntimeError(
+                    f"index {int(idx[bad][0])} is out of bounds for dimension {d} "
+                    f"with size {n}"
+                )
+            raise IndexError("index out of range in self")
         ctx.dim, ctx.dim_arg, ctx.d = f.u64(dim), dim, d
         ctx.alpha, ctx.source_dim = alpha, v.ndim
         ctx.save_for_backward(index, src if ctx.needs_input_grad[3] else None)
         out = np.array(x, copy=True)
         flat = out.reshape(x.shape or (1,))  # a view: 0-d as 1-d
         key = (slice(None),) * d + (idx.reshape(-1),)
-        np.add.at(flat, key, v.reshape(flat[key].shape) * alpha)
+        if x.size:  # (an empty matrix takes no index, even a wrong one)
+            np.add.at(flat, key, v.reshape(flat[key].shape) * alpha)
         return out
 
     @staticmethod
