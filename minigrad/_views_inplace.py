@@ -34,7 +34,8 @@ from ._errors import (
 )
 from .function import _sequence_nr
 from .node import Node, SavedTensor, call_node
-from .ops._common import _Qualified, operand
+from .ops._common import Ctx, Grad, Op, _Qualified, operand
+from .ops.copies import Clone
 
 # The Tensor class, handed down by _tensor_base.bind_tensor_class.
 Tensor: Any = None
@@ -338,9 +339,9 @@ def _snapshot_saved_self(node: Node, t: Tensor) -> None:
         for name, s in zip(names, saved or ())
     ]
     if any(is_self):
-        # the copy keeps t's history so create_graph can differentiate through it
-        old = Tensor._make(t._data.copy(), t._requires_grad)
-        old._grad_fn, old._output_nr = t.grad_fn, t._output_nr
+        # a recorded clone (CloneBackward0), as PyTorch's: create_graph
+        # differentiates through it to t's history
+        old = Clone.apply(t)
         node._held = tuple(
             SavedTensor(old, False) if self_slot else s
             for self_slot, s in zip(is_self, saved)
@@ -370,7 +371,7 @@ class CopySlices(_Qualified, Node):
 
     def __init__(self, base: Any, view_fn: Any, fn: Node) -> None:
         self.fn, self.view_fn = fn, view_fn
-        self._seq = fn._seq
+        self._seq = next(_sequence_nr)  # its own, after fn's (as PyTorch numbers it)
         self.next_functions = (base._edge(),) + fn.next_functions[1:]
         self._output_meta = ((base._data.shape, base._data.dtype),)
 
@@ -378,14 +379,16 @@ class CopySlices(_Qualified, Node):
         (g,) = grads
         if self.fn is None:  # released by an earlier backward
             raise RuntimeError(ERR_BACKWARD_TWICE)
-        if not isinstance(g, (np.ndarray, np.generic)):  # create_graph: on Tensors
-            flat = _view_positions(self.view_fn, g.shape)
-            res = call_node(self.fn, [g.reshape(-1)[flat]], graph=True)
-            keep = np.ones(g.shape, g._data.dtype)
-            self.view_fn(keep)[...] = 0
-            result = g * type(g)._make(keep, False)
+        if not _is_array(g):  # create_graph: on Tensors
+            # PyTorch's steps, so the gradient's graph has its nodes: g copied
+            # into a fresh tensor, whose strided view (the written region) is
+            # cloned for fn, and overwritten with fn's gradient for the view
+            result = type(g)._make(np.zeros(g.shape, f.data(g).dtype), False)
+            result.copy_(g)
+            region = result._view(AsStrided, self.view_fn)
+            res = call_node(self.fn, [Clone.apply(region, "C")], graph=True)
             if res[0] is not None:
-                result = result + _place(res[0], flat, g)
+                region.copy_(res[0])
             return (result,) + tuple(res[1:])
         result = np.array(g, copy=True)
         region = self.view_fn(result)
@@ -397,10 +400,10 @@ class CopySlices(_Qualified, Node):
         return [] if self.fn is None else self.fn.saved_names()
 
     def release_variables(self) -> None:
-        # PyTorch drops the wrapped node: a second backward through it raises
-        if self.fn is not None:
-            self.fn.release_variables()
-            self.fn = None
+        # PyTorch drops the wrapped node (a second backward through it raises)
+        # without releasing it: a create_graph gradient may still reach it
+        # (through a saved result of the in-place op), and then runs it
+        self.fn = None
 
 
 class AsStridedBackward0(Node):
@@ -409,39 +412,118 @@ class AsStridedBackward0(Node):
 
     def __init__(self, base: Any, view_fn: Any) -> None:
         self.view_fn = view_fn
-        self.base_meta = (base._data.shape, base._data.dtype)
+        self.base_shape = base._data.shape
         # the view's geometry in its base's memory, as PyTorch saves it
         view = view_fn(base._data)
-        item = view.itemsize
-        self._saved_size = view.shape
-        self._saved_stride = tuple(st // item for st in view.strides)
-        offset = view.__array_interface__["data"][0]
-        self._saved_storage_offset = (
-            offset - base._data.__array_interface__["data"][0]
-        ) // item
+        geometry = _geometry(base._data, view)
+        self._saved_size, self._saved_stride, self._saved_storage_offset = geometry
         self.next_functions = (base._edge(),)
         self._output_meta = ((view.shape, view.dtype),)
         self._seq = next(_sequence_nr)
 
     def apply(self, grads: list) -> tuple:
-        (g,) = grads
-        if not isinstance(g, (np.ndarray, np.generic)):  # create_graph: on Tensors
-            shape, dtype = self.base_meta
-            flat = _view_positions(self.view_fn, shape)
-            zeros = type(g)._make(np.zeros(shape, dtype), False)
-            return (_place(g, flat, zeros),)
-        z = np.zeros(*self.base_meta)
-        self.view_fn(z)[...] = g
-        return (z,)
+        return (as_strided_backward(grads[0], self.base_shape, self.view_fn),)
+
+
+class AsStrided(Op):
+    """d a.as_strided(the geometry ``pick`` takes of a) = g placed into zeros
+    like a: the strided view PyTorch's formulas take (CopySlices' gradient and
+    as_strided's, under create_graph)"""
+
+    node_name = "AsStridedBackward0"
+    saved_attrs = ("size", "stride", "storage_offset")
+
+    @staticmethod
+    def view_fn(x: np.ndarray, pick: Callable) -> np.ndarray:
+        return pick(x)
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, pick: Callable) -> Any:
+        out = pick(a._data)
+        ctx.size, ctx.stride, ctx.storage_offset = _geometry(a._data, out)
+        ctx.pick, ctx.base_shape = pick, a._data.shape
+        return out
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        return as_strided_backward(g, ctx.base_shape, ctx.pick), None
+
+
+def _geometry(base: np.ndarray, view: np.ndarray) -> tuple:
+    """A view's size, stride and storage offset in its base's memory, in
+    elements."""
+    item = view.itemsize
+    offset = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    return view.shape, tuple(st // item for st in view.strides), offset // item
+
+
+def as_strided_backward(g: Grad, shape: tuple, pick: Callable) -> Any:
+    """The gradient of the strided view ``pick`` takes of a tensor shaped
+    ``shape``: ``g`` placed into zeros, added where the view repeats an element.
+    As PyTorch's as_strided_backward: ``g`` summed first over the view's
+    expanded dims (stride 0), then written into the zeros' strided view with
+    ``copy_`` (added with ``index_add_`` where the view still overlaps, as an
+    unfolded one), the result a strided view of the whole (what create_graph
+    records)."""
+    zeros = np.zeros(shape, f.data(g).dtype)
+    view = pick(zeros)
+    expanded = tuple(
+        d
+        for d, (n, st) in enumerate(zip(view.shape, view.strides))
+        if st == 0 and n > 1
+    )
+    if expanded:
+        g = f.sum_dims(g, expanded, keepdim=True)
+        key = tuple(
+            slice(0, 1) if d in expanded else slice(None) for d in range(g.ndim)
+        )
+        pick = _then(pick, key)
+        view = pick(zeros)
+    if _is_array(g):
+        if _may_overlap(view):
+            np.add.at(view, (), g)  # unbuffered: a repeated element sums
+        else:
+            view[...] = g
+        return zeros
+    make = type(g)._make
+    if _may_overlap(view):
+        flat = _view_positions(pick, shape).reshape(-1)
+        storage = make(zeros.reshape(-1), False)
+        storage.index_add_(0, make(flat, False), g.reshape(-1))
+        return storage._view(AsStrided, lambda x: x.reshape(shape))
+    storage = make(zeros, False)
+    storage._view(AsStrided, pick).copy_(g)
+    return storage._view(AsStrided, _whole)
+
+
+def _is_array(g: Any) -> bool:
+    return isinstance(g, (np.ndarray, np.generic))
+
+
+def _then(pick: Callable, key: tuple) -> Callable:
+    return lambda x: pick(x)[key]
+
+
+def _whole(x: np.ndarray) -> np.ndarray:
+    return x[...]  # (a new array object: a view is never its base's own array)
+
+
+def _may_overlap(view: np.ndarray) -> bool:
+    """Whether two elements of a view may share memory (an expanded or unfolded
+    view): false when each dim's stride, smallest first, steps over all the
+    memory the smaller ones span."""
+    span = view.itemsize
+    for n, st in sorted(zip(view.shape, map(abs, view.strides)), key=lambda d: d[1]):
+        if n == 0:
+            return False
+        if n > 1:
+            if st < span:
+                return True
+            span += (n - 1) * st
+    return False
 
 
 def _view_positions(view_fn: Any, shape: tuple) -> np.ndarray:
     """For each element of a view, its flat position in the base (so that a
     view's gradient can be read and written with recorded index ops)."""
     return np.array(view_fn(np.arange(int(np.prod(shape))).reshape(shape)))
-
-
-def _place(g: Any, flat: np.ndarray, like: Any) -> Any:
-    """``g`` (shaped like the view) added into zeros shaped like ``like``."""
-    placed = f.index_add(g.reshape(-1), (like._data.size,), flat.reshape(-1))
-    return placed.reshape(like.shape)

@@ -198,10 +198,13 @@ class IndexPut(Op):
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
         ga = g
-        if not ctx.accumulate:
-            mask = np.ones(g.shape, bool)
-            mask[ctx.key] = False
-            ga = g * (mask if isinstance(g, np.ndarray) else type(g)._make(mask, False))
+        if not ctx.accumulate:  # zeros written where the values went
+            if isinstance(g, np.ndarray):
+                ga = np.array(g, copy=True)
+                ga[ctx.key] = 0
+            else:  # as PyTorch's formula: g.index_put(indices, zeros_like(values))
+                zeros = constant(np.zeros(ctx.vshape, f.data(g).dtype))
+                ga = IndexPut.apply(g, zeros, ctx.key, False)
         gv = g[ctx.key]
         return ga, f.sum_to(gv, ctx.vshape), None, None
 

@@ -494,6 +494,19 @@ CHECKPOINT: dict[str, Case] = {
     ),
 }
 
+
+def _written_view(T: Any, a: Any) -> Any:
+    b = a * 1
+    b[:, 1:].mul_(a[:, :2])
+    return b
+
+
+# CopySlices' gradient under create_graph reads the written region through a
+# strided view (AsStridedBackward0), as PyTorch's does
+VIEWS_INPLACE: dict[str, Case] = {
+    "AsStrided": grad_of(_written_view, S, S),
+}
+
 FAMILIES: dict[str, dict[str, Case]] = {
     "activation": ACTIVATION,
     "arithmetic": ARITHMETIC,
@@ -516,6 +529,7 @@ FAMILIES: dict[str, dict[str, Case]] = {
     "selection": SELECTION,
     "views": VIEWS,
     "_hooks": HOOKS,
+    "_views_inplace": VIEWS_INPLACE,
     "checkpoint": CHECKPOINT,
 }
 
