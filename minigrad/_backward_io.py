@@ -135,7 +135,10 @@ def grad_results(
             # gradient stays expanded: writing into it in place is refused)
             if id(g) not in made:
                 data = np.asarray(g, dtype=t._data.dtype)
-                made[id(g)] = node.Tensor._make(data, False)
+                made[id(g)] = out = node.Tensor._make(data, False)
+                # an expanded gradient is, in PyTorch, a view made in no_grad
+                # mode: an in-place change that needs grad is refused as such
+                out._no_grad_view = 0 in data.strides
             result.append(made[id(g)])
     return tuple(result)
 

@@ -83,6 +83,9 @@ class Tensor(TensorBase):
     # grad mode are refused (PyTorch's rules)
     _no_grad_view = False
     _inference_view = False  # ... made under inference_mode (its own message)
+    # a view of such a view made in grad mode: it has history, but in-place
+    # changes are refused all the same (PyTorch propagates the CreationMeta)
+    _of_no_grad_view = False
     _hooks: Any = None  # a leaf's tensor hooks (a non-leaf's live on grad_fn)
     _post_acc_hooks: Any = None
     _accumulator: Any = None  # weak reference to this leaf's AccumulateGrad

@@ -72,6 +72,8 @@ class ViewsAndInplace:
         # made a leaf by requires_grad_() does not pass that on)
         if not grad_mode.state.enabled and (base.requires_grad or self._no_grad_view):
             out._no_grad_view = out._requires_grad = True
+        elif self._no_grad_view or self._of_no_grad_view:
+            out._of_no_grad_view = True
         _inherit_inference(out, self)
         return out
 
@@ -117,14 +119,18 @@ class ViewsAndInplace:
         """Run op ``cls`` out of place, write the result into this tensor's memory,
         bump the shared version, and make this tensor's history end in the op's
         node (or, for a view, make the base's history a ``CopySlices``)."""
-        refuse_overlap(self._data)
         recording = grad_mode.state.enabled
-        if recording:
-            if self._multi_view is not None or self._no_grad_view:
+        if recording:  # (autograd's checks come before the kernel's overlap check)
+            if (
+                self._multi_view is not None
+                or self._no_grad_view
+                or self._of_no_grad_view
+            ):
                 _check_multi_view(self, args)
             check_inplace(self)
             if self._base is not None and self._view_version != self._vc.value:
                 self._refresh_view_grad_fn()
+        refuse_overlap(self._data)
         for a in args:
             if isinstance(a, Tensor):
                 refuse_partial_overlap(self._data, a._data)
@@ -183,7 +189,7 @@ class ViewsAndInplace:
         # inside backward); one made without history only in grad mode.
         had_history = self._grad_fn is not None
         if (had_history or grad_mode.state.enabled) and base.requires_grad:
-            if self._multi_view or self._no_grad_view:
+            if self._multi_view or self._no_grad_view or self._of_no_grad_view:
                 raise RuntimeError(_stale_view_message(self))
         self._view_version = self._vc.value
         if (had_history or grad_mode.state.enabled) and base.requires_grad:
@@ -220,8 +226,8 @@ def _check_multi_view(t: Tensor, args: tuple) -> None:
         )
     else:
         msg = (
-            "A view was created in no_grad mode and is being modified inplace with "
-            "grad mode enabled."
+            f"{_no_grad_view_prefix(t)} no_grad mode and is being modified inplace "
+            "with grad mode enabled."
         )
     if t._multi_view:
         raise RuntimeError(msg + _MULTI_VIEW_TAIL)
@@ -308,9 +314,18 @@ def _stale_view_message(t: Tensor) -> str:
     else:
         mode, then = "no_grad mode", "with grad mode enabled"
     return (
-        f"A view was created in {mode} and its base or another view of its "
+        f"{_no_grad_view_prefix(t)} {mode} and its base or another view of its "
         f"base has been modified inplace {then}." + _no_grad_tail(t)
     )
+
+
+def _no_grad_view_prefix(t: Tensor) -> str:
+    """How PyTorch's refusal names a view made under no_grad, or a view with
+    history of one (``Output 0 of Slice is a view of a view which...``)."""
+    if t._of_no_grad_view and t._grad_fn is not None:
+        op = forward_op_name(t._grad_fn)
+        return f"Output {t._output_nr} of {op} is a view of a view which was created in"
+    return "A view was created in"
 
 
 def _check_cast(result: dt.dtype, target: dt.dtype, op: type) -> None:

@@ -654,14 +654,6 @@ KNOWN_BUG_MARKS: dict[str, Callable[[str, str, str], bool]] = {
     "scenario_matmul_vector_matrix_inplace.py": (
         lambda src, th, mg: "('CopySlices', [('SqueezeBackward4'" in th
     ),
-    "scenario_view_of_no_grad_view.py": (
-        lambda src, th, mg: "is a view of a view which was created in no_grad" in th
-    ),
-    # grads of sum() are expanded views made in no_grad mode (autograd.grad),
-    # made contiguous for .grad
-    "scenario_create_graph_grad_layout.py": (
-        lambda src, th, mg: th.count(_NO_GRAD_VIEW) > mg.count(_NO_GRAD_VIEW)
-    ),
     # a view's raw grad_fn is still unset when its base started requiring grad;
     # ops on such a view use its regenerated AsStridedBackward0
     "scenario_view_of_base_that_became_nonleaf.py": (
