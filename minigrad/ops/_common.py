@@ -193,12 +193,81 @@ def iterator_layout(out: np.ndarray, inputs: tuple) -> np.ndarray:
             if n == shape[lead + i]:
                 row[lead + i] = st
         strides.append(row)
-    perm = stride_order(strides, shape)
-    if perm == list(range(ndim - 1, -1, -1)):
-        return out if out.flags.c_contiguous else np.ascontiguousarray(out)
+    return in_stride_order(out, strides)
+
+
+def in_stride_order(out: np.ndarray, rows: list) -> np.ndarray:
+    """``out`` laid out as TensorIterator lays out a result whose operands have
+    strides ``rows`` (one row per operand, 0 where it broadcasts)."""
+    perm = stride_order(rows, out.shape)
+    if perm == list(range(out.ndim - 1, -1, -1)):
+        return _row_major(out)
     slowest_first = perm[::-1]
-    dense = np.ascontiguousarray(out.transpose(slowest_first))
-    return dense.transpose(np.argsort(slowest_first))
+    return _row_major(out.transpose(slowest_first)).transpose(np.argsort(slowest_first))
+
+
+def _row_major(a: np.ndarray) -> np.ndarray:
+    """``a`` in row-major memory with PyTorch's strides for it (numpy calls an
+    array contiguous whatever the strides of its size-1 dims)."""
+    step, strides = a.itemsize, []
+    for n in reversed(a.shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return a if a.strides == tuple(reversed(strides)) else a.copy(order="C")
+
+
+def index_layout(out: np.ndarray, x: np.ndarray, indices: tuple) -> np.ndarray:
+    """``x[indices]`` (computed by numpy as ``out``) in the memory order PyTorch's
+    index kernel gives it: a TensorIterator over ``x`` restrided (the indexed
+    dims replaced by the indices' broadcast shape, with stride 0; moved to the
+    front when they are not adjacent) and each index viewed to the result's
+    rank (a mask as the columns of its ``nonzero()``)."""
+    if out.ndim < 2:
+        return np.ascontiguousarray(out)
+    per_dim: list = []  # (shape, strides) of each dim's index, or None
+    for t in indices:
+        if t is None:
+            per_dim.append(None)
+        elif t._data.dtype == np.bool_:  # k columns of a (nnz, k) nonzero()
+            k = t._data.ndim
+            per_dim += [((int(t._data.sum()),), (k,))] * k
+        else:
+            per_dim.append((t._data.shape, _elem_strides(t._data)))
+    per_dim += [None] * (x.ndim - len(per_dim))
+    used = [d for d, i in enumerate(per_dim) if i is not None]
+    if not used:  # (a 0-d mask)
+        return _row_major(out)
+    shape = np.broadcast_shapes(*(per_dim[d][0] for d in used))
+    strides = _elem_strides(x)
+    if used != list(range(used[0], used[-1] + 1)):  # not adjacent: to the front
+        order = used + [d for d in range(x.ndim) if d not in used]
+        strides = [strides[d] for d in order]
+        per_dim = [per_dim[d] for d in order]
+        used = list(range(len(used)))
+    before, after = used[0], x.ndim - used[-1] - 1
+    rows = [strides[:before] + [0] * len(shape) + strides[x.ndim - after :]]
+    idx_dims = range(before, before + len(shape))
+    for d in used:  # each index expanded to the common shape, then reshaped
+        ishape, istrides = per_dim[d]
+        lead = len(shape) - len(ishape)
+        row = [0] * lead + [
+            st if n == m else 0 for n, m, st in zip(ishape, shape[lead:], istrides)
+        ]
+        # the reshape's size-1 dims (their strides count where the result's
+        # dim is 1 too): the index's extent before it, its last stride after
+        first, last = (shape[0] * row[0], row[-1]) if shape else (1, 1)
+        row = [first] * before + row + [last] * after
+        rows.append(
+            [
+                st if m == 1 or i in idx_dims else 0
+                for i, (st, m) in enumerate(zip(row, out.shape))
+            ]
+        )
+    return in_stride_order(out, rows)
+
+
+def _elem_strides(a: np.ndarray) -> list:
+    return [st // a.itemsize for st in a.strides]
 
 
 def preserve_layout(out: np.ndarray, x: np.ndarray) -> np.ndarray:

@@ -32,7 +32,7 @@ import numpy as np
 from .. import _formula as f
 from .._dtype import from_numpy_dtype
 from ..node import register
-from ._common import Ctx, Grad, Op, constant, dtype_name
+from ._common import Ctx, Grad, Op, constant, dtype_name, index_layout
 from ._dims import along_key, normalize_dims
 
 
@@ -151,13 +151,10 @@ class Index(Op):
         # the index tensors are saved, so backward frees them like any other
         ctx.save_for_backward(*[t for t in indices if t is not None])
         try:
-            # a contiguous input gives a contiguous result in PyTorch (numpy
-            # would put a[..., idx]'s indexed dim first in memory); another
-            # layout keeps numpy's order, which PyTorch's only approximates
-            order = "C" if a._data.flags.c_contiguous else "K"
-            return np.array(a._data[key], order=order)
+            out = a._data[key]
         except IndexError as e:  # numpy says "axis" where PyTorch says "dimension"
             raise IndexError(str(e).replace(" axis ", " dimension ")) from None
+        return index_layout(out, a._data, indices)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
