@@ -230,9 +230,11 @@ class Tensor(TensorBase):
             raise RuntimeError(
                 "can't retain_grad on Tensor that has requires_grad=False"
             )
-        if self.grad_fn is None or self._retains_grad:
-            return  # a leaf keeps its grad anyway
-        self._grad_fn._retain_grad_of(self._output_nr, self)
+        # a leaf keeps its grad anyway; as in PyTorch, a view that never had a
+        # grad_fn of its own counts as one (even when its base changed since)
+        if self._grad_fn is None or self._retains_grad:
+            return
+        self.grad_fn._retain_grad_of(self._output_nr, self)
         self._retains_grad = True
 
     def register_hook(self, hook: Callable) -> RemovableHandle:

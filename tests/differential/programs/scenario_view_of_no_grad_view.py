@@ -50,3 +50,13 @@ b.mul_(2)
 attempt("read after the base changed", lambda: w * 1)
 attempt("the no_grad view, read after", lambda: v * 1)
 print(x.grad)
+
+# retain_grad() on a view made under no_grad whose base then changed: it never
+# had a grad_fn of its own, so PyTorch takes it for a leaf and does nothing
+a = torch.tensor(0.0, requires_grad=True)
+with torch.no_grad():
+    r = a.reshape(-1)
+    a.add_(2.0)
+attempt("retain_grad", lambda: r.retain_grad())
+print(r.retains_grad, r.requires_grad)
+attempt("its grad_fn", lambda: r.grad_fn)
