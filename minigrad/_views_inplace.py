@@ -210,12 +210,13 @@ def _check_multi_view(t: Tensor, args: tuple) -> None:
     function returning several views (split, unbind, chunk, iteration)."""
     base_needs = t._base is not None and t._base.requires_grad
     if not (
-        t.requires_grad
+        t._requires_grad
+        or t._grad_fn is not None
         or base_needs
         or any(getattr(a, "requires_grad", False) for a in args)
     ):
         return
-    fn = t.grad_fn
+    fn = t._grad_fn  # (as it was: PyTorch refuses before regenerating it)
     if fn is not None and t._multi_view:
         op = forward_op_name(fn)
         msg = f"Output {t._output_nr} of {op} is a view and is being modified inplace."

@@ -60,3 +60,12 @@ with torch.no_grad():
 attempt("retain_grad", lambda: r.retain_grad())
 print(r.retains_grad, r.requires_grad)
 attempt("its grad_fn", lambda: r.grad_fn)
+
+# an in-place change of a no_grad view whose base also changed under no_grad:
+# PyTorch refuses the write itself ("is being modified") before it regenerates
+# the view's grad_fn
+t = a.exp()
+with torch.no_grad():
+    u = t.reshape(-1)
+    t.add_(2.0)
+attempt("write after the base changed", lambda: u.add_(2.0))
