@@ -148,6 +148,19 @@ def op_name(cls: type) -> str:
     return "aten::" + _WORD.sub("_", name).lower()
 
 
+def unrecorded(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` with no range of its own: work PyTorch does inside the op
+    that called for it (the clone an in-place op makes of the value it
+    overwrites), which minigrad's profile, as for its ops' other insides, does
+    not list."""
+    global recorder
+    outer, recorder = recorder, None
+    try:
+        return fn(*args)
+    finally:
+        recorder = outer
+
+
 def inplace_name(cls: type) -> str:
     """``aten::mul_`` for ``mul_``, which runs the op ``aten::mul`` in place."""
     return op_name(cls) + "_"

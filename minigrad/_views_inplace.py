@@ -357,7 +357,7 @@ def _snapshot_saved_self(node: Node, t: Tensor) -> None:
     if any(is_self):
         # a recorded clone (CloneBackward0), as PyTorch's: create_graph
         # differentiates through it to t's history
-        old = Clone.apply(t)
+        old = _profiling.unrecorded(Clone.apply, t)
         node._held = tuple(
             SavedTensor(old, False) if self_slot else s
             for self_slot, s in zip(is_self, saved)
