@@ -384,11 +384,10 @@ def grad(
     create_graph: bool = False,
     only_inputs: bool = True,
     allow_unused: bool | None = None,
-    is_grads_batched: bool = False,
     materialize_grads: bool = False,
 ) -> tuple:
     """Return the gradients of ``outputs`` with respect to ``inputs`` (nothing is
-    accumulated into ``.grad``)."""
+    accumulated into ``.grad``); ``autograd.grad`` adds ``is_grads_batched``."""
     if outputs is None:  # PyTorch makes a tuple of it
         raise TypeError("'NoneType' object is not iterable")
     outs = tensors_of(outputs)

@@ -24,6 +24,7 @@ from . import engine, grad_mode
 from ._tensor import Tensor
 from .autograd.forward_ad import double_backward_jvp
 from .autograd.function import VmapInfo, transform
+from .autograd.functional import batch_size
 from .creation import zeros_like
 from .engine import grad as _grad
 from .ops.join import stack
@@ -385,15 +386,8 @@ def vmap(
         name = _name(func)
         _check_out_dims(out_dims, name)
         flat, spec, dims = _mapped_inputs(name, in_dims, args)
-        sizes = [a.shape[d] for a, d in zip(flat, dims) if d is not None]
-        if not sizes:
-            raise ValueError("vmap: Expected at least one Tensor to vmap over")
-        if any(n != sizes[0] for n in sizes):
-            raise ValueError(
-                "vmap: Expected all tensors to have the same size in the mapped "
-                f"dimension, got sizes {sizes} for the mapped dimension"
-            )
-        level = _Level(sizes[0], randomness, flat, dims)
+        size = batch_size([a.shape[d] for a, d in zip(flat, dims) if d is not None])
+        level = _Level(size, randomness, flat, dims)
         results = level.run(
             lambda b: func(*_unflatten(iter(level.element_inputs(b)), spec), **kwargs)
         )

@@ -74,6 +74,19 @@ def _output_and(
     return _done(out, create_graph), result if ins_tuple else result[0]
 
 
+def batch_size(sizes: list[int]) -> int:
+    """The one size of the mapped dims (``vmap``'s, or a batched grad_output's),
+    with vmap's errors when no tensor is mapped or the sizes differ."""
+    if not sizes:
+        raise ValueError("vmap: Expected at least one Tensor to vmap over")
+    if any(n != sizes[0] for n in sizes):
+        raise ValueError(
+            "vmap: Expected all tensors to have the same size in the mapped "
+            f"dimension, got sizes {sizes} for the mapped dimension"
+        )
+    return sizes[0]
+
+
 def batched_grad(
     outputs: Any,
     inputs: Any,
@@ -112,14 +125,7 @@ def batched_grad(
                 "only want some tensors in `grad_output` to be considered batched, "
                 "consider using vmap."
             )
-    sizes = [g.shape[0] for g in batches if isinstance(g, Tensor)]
-    if not sizes:
-        raise ValueError("vmap: Expected at least one Tensor to vmap over")
-    if any(n != sizes[0] for n in sizes):
-        raise ValueError(
-            "vmap: Expected all tensors to have the same size in the mapped "
-            f"dimension, got sizes {sizes} for the mapped dimension"
-        )
+    size = batch_size([g.shape[0] for g in batches if isinstance(g, Tensor)])
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:
@@ -129,11 +135,11 @@ def batched_grad(
             outputs,
             inputs,
             [g if g is None else g[b] for g in batches],
-            retain_graph or b < sizes[0] - 1,  # (the graph serves every element)
+            retain_graph or b < size - 1,  # (the graph serves every element)
             create_graph,
             allow_unused=allow_unused,
         )
-        for b in range(sizes[0])
+        for b in range(size)
     ]
     ins = _backward_io.tensors(inputs)
     columns = [[row[j] for row in rows] for j in range(len(ins))]
