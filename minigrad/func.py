@@ -333,18 +333,22 @@ def jacfwd(func: Callable, argnums: Any = 0) -> Callable:
         jacs = []
         for i in nums:
             x = args[i]
-            columns = []
-            for k in range(max(x.numel(), 1)):
+            columns, n = [], x.numel()
+            for k in range(max(n, 1)):  # (an empty x: one pass, for out's shape)
                 direction = zeros_like(x).reshape(-1)
-                with grad_mode.no_grad():
-                    direction[k] = 1.0
+                if k < n:
+                    with grad_mode.no_grad():
+                        direction[k] = 1.0
                 tangents = [
                     direction.reshape(x.shape) if j == i else zeros_like(a)
                     for j, a in enumerate(args)
                 ]
                 out, column = jvp(func, args, tangents)
                 columns.append(column)
-            jac = stack(columns, -1).reshape(*out.shape, *x.shape)
+            jac = stack(columns, -1)
+            if n == 0:
+                jac = jac.narrow(-1, 0, 0)
+            jac = jac.reshape(*out.shape, *x.shape)
             jacs.append(jac)
         return jacs[0] if isinstance(argnums, int) else tuple(jacs)
 
@@ -485,7 +489,8 @@ class _Level:
     What is mapped is told by identity: a tensor that is the same object for
     every element (an unmapped input, a captured weight) is not. A batch of
     one also runs a ghost of its element (the same values, fresh views), so
-    that the difference shows; what the ghost computes is dropped.
+    that the difference shows; what the ghost computes is dropped. An empty
+    batch runs two ghosts on zeros of an element's shape, for the shapes.
     """
 
     def __init__(self, size: int, randomness: str, flat: list, dims: list) -> None:
@@ -506,7 +511,7 @@ class _Level:
             return self.inputs[b]
         i = min(b, self.size - 1)  # (the ghost is element 0 again)
         views = [
-            a if d is None else a.select(d, i) for a, d in zip(self.flat, self.dims)
+            a if d is None else _element(a, d, i) for a, d in zip(self.flat, self.dims)
         ]
         self.inputs[b] = views
         for j, (v, d) in enumerate(zip(views, self.dims)):
@@ -607,7 +612,7 @@ class _Level:
     def whole(self, leaves: list) -> tuple[Tensor, int] | None:
         """``(batch, its dim)`` if ``leaves`` are the elements of one batch, in
         order (an input, or a rule's output), so the batch itself is the result."""
-        first = self.parts.get(id(leaves[0]))
+        first = self.parts.get(id(leaves[0])) if leaves else None
         if first is None:
             return None
         for b, leaf in enumerate(leaves):
@@ -674,7 +679,22 @@ class _Level:
             shape = list(first.shape)
             shape.insert(out_dim % n, self.size)
             return first.expand(*shape)
+        if not values:  # an empty batch: no element's result, only their shape
+            return first.unsqueeze(out_dim).narrow(out_dim, 0, 0)
         return stack(values, out_dim)
+
+
+def _element(batch: Tensor, dim: int, i: int) -> Tensor:
+    """Element ``i`` of ``batch`` (a view, so gradients flow back); of an
+    empty batch, zeros of an element's shape (PyTorch runs the function once
+    on its empty batch, to learn the results' shapes), still hanging from the
+    batch when it requires grad, so a backward reaches it (an empty gradient)."""
+    if batch.shape[dim] > 0:
+        return batch.select(dim, i)
+    if batch.requires_grad:  # (the sum of no element: zeros, of a float dtype)
+        return batch.sum(dim)
+    shape = [n for k, n in enumerate(batch.shape) if k != dim]
+    return batch.new_zeros(shape)
 
 
 def _same_call(one: tuple, other: tuple) -> bool:
