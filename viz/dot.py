@@ -671,6 +671,21 @@ def legend_rows(legend: str, rows: int) -> str:
     return f"{legend[: m.start()]}<tr>{table}</tr>{legend[m.end() :]}"
 
 
+def legend_column(legend: str, pt: float | None = None) -> str:
+    """The legend DOT of `page_parts` with one item a row (a slide's side
+    column), its text ``pt`` points (the row's size when None)."""
+    column = legend_rows(legend, legend.count(_LEGEND_GAP))
+    sizes = [float(v) for v in re.findall(r'point-size="([\d.]+)"', column)]
+    if pt is None or not sizes:
+        return column
+    grow = pt / sizes[0]  # (every item's text and swatch alike)
+
+    def scaled(m: re.Match) -> str:
+        return f'{m.group(1)}="{float(m.group(2)) * grow:.3g}"'
+
+    return re.sub(r'\b(point-size|height|width)="([\d.]+)"', scaled, column)
+
+
 def _legend_row(dot, kinds: list[str], theme: Theme, prefix: str) -> None:
     """The legend as one node: a row of swatches with their meaning, at the
     bottom (slides: it takes one line, not a column as tall as the graph)."""
@@ -728,9 +743,12 @@ def page_parts(dot: graphviz.Digraph) -> tuple[str, str | None]:
     return graph.source, legend.source
 
 
-def title_dot(title: str, theme: str = "light", pt: float = TITLE_PT) -> str:
+def title_dot(
+    title: str, theme: str = "light", pt: float = TITLE_PT, node_id: str | None = None
+) -> str:
     """DOT of a slide's title line alone: ``title`` in bold, ``pt`` points,
-    in one borderless box (a graph label would add a rank of space under it)."""
+    in one borderless box (a graph label would add a rank of space under it).
+    ``node_id``: the box's SVG id (a page holding two lines: no id twice)."""
     th = THEMES[theme]
     graph = graphviz.Digraph(
         "title",
@@ -747,7 +765,8 @@ def title_dot(title: str, theme: str = "light", pt: float = TITLE_PT) -> str:
             "fontcolor": th.text,
         },
     )
-    graph.body.append(f"\ttitle [label=<<b>{esc(title)}</b>>]\n")
+    named = f" id={quote(node_id)}" if node_id else ""
+    graph.body.append(f"\ttitle [label=<<b>{esc(title)}</b>>{named}]\n")
     return graph.source
 
 

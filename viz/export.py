@@ -50,7 +50,9 @@ from .dot import (
     fitted,
     grad_labels,
     lecture,
+    legend_column,
     page_parts,
+    title_dot,
 )
 from .drawing import DEFAULT_DPI, Size, check_dpi, check_parent
 from .player import box_states, html_page
@@ -92,6 +94,7 @@ def save(
     max_frames: int = MAX_RASTER_FRAMES,
     progress: bool | None = None,
     title: str | None = None,
+    rankdir: str | None = None,
 ) -> Path:
     """Write the stepper's frames; see the module docstring. Returns ``path``.
 
@@ -101,6 +104,8 @@ def save(
     above every frame's caption (on a slide, the drawing's slide title; by
     default the stepper's own ``title=``); ``dpi`` for PNG/GIF;
     ``view``: "backward" or "forward"; ``frame_ms``: GIF delay per frame.
+    ``rankdir``: the graph's direction; by default the stepper's own, or on
+    a slide whichever of "TB" and "LR" draws the graph larger (`slide_plan`).
     ``max_frames``: a GIF or a folder of frames with more frames is refused
     (each frame is a layout and a picture: minutes and megabytes); the PDF and
     HTML exports have no limit. ``progress``: print "frame k of n" on stderr
@@ -115,8 +120,14 @@ def save(
         _need_pillow(f"{fmt.upper()} export")  # fail before running anything
     _finish(stepper)
     drawing = stepper.forward_drawing if view == "forward" else stepper.drawing
-    asked = dict(theme=theme, size=size, legend=legend, title=title)
+    asked = dict(theme=theme, size=size, legend=legend, title=title, rankdir=rankdir)
     opts = drawing._resolved(export=True, **asked)
+    titles = [_title(stepper, k) for k in range(len(stepper.frames) + 1)]
+    plan = None
+    if opts.page and fmt != "html":
+        free = rankdir is None and stepper.rankdir is None
+        plan = slide_plan(drawing, opts, titles, free)
+        opts = plan.opts
     # the title goes above each frame's caption, not into the graph's label
     # (which would put it under the caption)
     digraph = drawing._digraph(dataclasses.replace(opts, title=None))
@@ -171,28 +182,15 @@ def save(
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
             return list(pool.map(run, sources))
 
-    # a slide page, as a drawing's slide (`Drawing._page_parts`): the title
-    # (when there is one), the graph and the legend row, each laid out alone,
-    # and the frame's caption under the title. Elsewhere the caption strip
-    # above the frame starts with the title line (`caption_source`).
-    parts, caption_size = {}, None
-    titles = [_title(stepper, k) for k in range(len(frames))]
+    # a slide page (`slide_plan`): the title (when there is one), the graph,
+    # the key to the highlights and the legend, each laid out alone, and the
+    # frame's caption under the title. Elsewhere the caption strip above the
+    # frame starts with the title line and ends with the key
+    # (`caption_source`).
+    parts, caption_size, side = {}, None, ()
     heading = None if opts.page else opts.title
-    if opts.page:
-        parts = drawing._page_parts(opts)
-        # every format gives the caption the room of the engine's caption
-        # strip with the widest title: the graph sits on the same spot
-        caption_size = render.natural_size(
-            render.svg(
-                caption_source(
-                    max(titles, key=_Caption(CAPTION_FONT_PT, 0).title_width),
-                    theme_look,
-                    styler.styles,
-                    slide=True,
-                ),
-                opts.engine,
-            )
-        )
+    if plan is not None:
+        parts, caption_size, side = plan.parts, plan.caption_size, plan.side
     # the tags over each frame, by SVG id: the gradients just sent along
     # edges, and which repeat each folded block shows (the widget's tags)
     overlays = [{}] + [stepper.overlay(f) for f in stepper.frames]
@@ -221,6 +219,8 @@ def save(
             folds,
             title=parts.get("title", ("", None))[1],
             heading=heading,
+            key=parts.get("key", ("", None))[1],
+            side=side,
         )
         return _write(path, pdf)
     look = lecture(theme_look) if opts.page else theme_look
@@ -228,20 +228,17 @@ def save(
     # the caption strip of each frame: the title line (off a slide), "Step k
     # of n: ..." and the highlights
     captions = [
-        caption_source(
-            title,
-            theme_look,
-            styler.styles,
-            legend=k > 0,
-            slide=bool(opts.page),
-            heading=heading,
+        slide_caption_source(title, opts.theme)
+        if opts.page  # (a slide has its title and its key apart)
+        else caption_source(
+            title, theme_look, styler.styles, legend=k > 0, heading=heading
         )
         for k, title in enumerate(titles)
     ]
-    if opts.page:  # the slide's page layout: title, caption, graph, legend row
+    if opts.page:  # the slide's page layout: title, caption, key, graph, legend
         sizes = {name: render.natural_size(svg) for name, (_dot, svg) in parts.items()}
         sizes["caption"] = caption_size
-        places = render.page_layout(page_pt, sizes)
+        places = render.page_layout(page_pt, sizes, side)
     if fmt == "svg":
         svgs = each_frame(lambda src: render.svg(src, opts.engine))
         svgs = [
@@ -253,14 +250,16 @@ def save(
         strips = each_frame(lambda src: render.svg(src, opts.engine), captions)
         if opts.page:
             still = {name: svg for name, (_dot, svg) in parts.items()}
+            rooms = {"caption": caption_size, "key": sizes["key"]}
             svgs = [
                 render.page_svg(
                     page_pt,
-                    {**still, "caption": strip, "graph": svg},
+                    {**_shown(still, k), "caption": strip, "graph": svg},
                     theme_look.background,
-                    rooms={"caption": caption_size},
+                    rooms=rooms,
+                    side=side,
                 )
-                for strip, svg in zip(strips, svgs)
+                for k, (strip, svg) in enumerate(zip(strips, svgs))
             ]
         else:
             svgs = captioned_svgs(svgs, strips, theme_look.background)
@@ -296,7 +295,7 @@ def save(
         scale = places["graph"][2]
         graphs = each_frame(lambda src: render.png(src, opts.engine, dpi * scale))
         graphs = tagged(graphs, dpi * scale / 72)
-        pictures = {  # the parts every frame shares: its title, the legend row
+        pictures = {  # the parts frames share: the title, the key, the legend
             name: render.png(dot_source, opts.engine, dpi * places[name][2])
             for name, (dot_source, _svg) in parts.items()
             if name != "graph"
@@ -307,10 +306,10 @@ def save(
                 dpi,
                 places,
                 sizes,
-                {**pictures, "caption": strip, "graph": graph},
+                {**_shown(pictures, k), "caption": strip, "graph": graph},
                 theme_look.background,
             )
-            for strip, graph in zip(strips, graphs)
+            for k, (strip, graph) in enumerate(zip(strips, graphs))
         ]
     if fmt == "png":
         return _write_frames(path, pngs, "png")
@@ -421,6 +420,76 @@ def _title(stepper: BackwardStepper, k: int) -> str:
     if frame is not None and frame.error:
         title += " (raised an error)"
     return title
+
+
+def _shown(parts: dict[str, Any], k: int) -> dict[str, Any]:
+    """The still parts frame ``k`` draws: all but the key before backward,
+    which has no highlight to explain (the key keeps its room)."""
+    return {name: v for name, v in parts.items() if k or name != "key"}
+
+
+@dataclasses.dataclass(frozen=True)
+class SlidePlan:
+    """How a stepper's slide pages are laid out: the options (the direction
+    chosen), the still parts (name -> (DOT, engine SVG): "graph", "title",
+    "key", "legend"), the caption's room and the parts in a side column."""
+
+    opts: Any
+    parts: dict[str, tuple[str, str]]
+    caption_size: tuple[float, float]
+    side: tuple[str, ...]
+    scale: float  # the graph's, on the page
+
+
+def slide_plan(
+    drawing: Any, opts: Any, titles: list[str], free_direction: bool = True
+) -> SlidePlan:
+    """The arrangement of a stepper's slide page that draws the graph
+    largest: the graph laid out top-down or, when ``free_direction``, left
+    to right too; the key to the highlights and the legend as rows (the key
+    under the caption, the legend at the bottom) or in a column at the right
+    (a tall graph on a wide page leaves room there). The caption gets the
+    room of its widest title, so the graph sits on the same spot on every
+    frame. Ties keep the earlier arrangement (top-down, rows)."""
+    look = THEMES[opts.theme]
+    styles = static_styles(look)
+    widest = max(titles, key=_Caption(CAPTION_FONT_PT, 0).title_width)
+    caption = slide_caption_source(widest, opts.theme)
+    caption_size = render.natural_size(render.svg(caption, opts.engine))
+    page = (opts.page[0] * 72, opts.page[1] * 72)
+    rows = {"key": key_source(look, styles)}
+    column = {"key": key_source(look, styles, column=True)}
+    base = dataclasses.replace(opts, title=None)
+    if opts.legend:
+        legend = page_parts(drawing._digraph(base))[1]
+        if legend is not None:
+            rows["legend"] = legend
+            # (its text as large as the key's, above it in the column)
+            column["legend"] = legend_column(legend, LEGEND_FONT_PT * SLIDE_CAPTION)
+    stills = {}  # DOT -> (DOT, SVG), laid out once
+    for src in (*rows.values(), *column.values()):
+        stills.setdefault(src, (src, render.svg(src, opts.engine)))
+    title = None
+    if opts.title:  # (the drawing's slide title: same size, same spot)
+        src = title_dot(opts.title, opts.theme)
+        title = (src, render.svg(src, opts.engine))
+    best = None
+    for rankdir in ("TB", "LR") if free_direction else (opts.rankdir,):
+        o = dataclasses.replace(opts, rankdir=rankdir)
+        graph = page_parts(drawing._digraph(dataclasses.replace(base, rankdir=rankdir)))
+        graph_part = (graph[0], render.svg(graph[0], opts.engine))
+        for side, dots in (((), rows), (("key", "legend"), column)):
+            parts = {"graph": graph_part}
+            if title is not None:
+                parts["title"] = title
+            parts.update({name: stills[src] for name, src in dots.items()})
+            sizes = {n: render.natural_size(svg) for n, (_d, svg) in parts.items()}
+            sizes["caption"] = caption_size
+            scale = render.page_layout(page, sizes, side)["graph"][2]
+            if best is None or scale > best.scale * 1.01:
+                best = SlidePlan(o, parts, caption_size, side, scale)
+    assert best is not None
+    return best
 
 
 def _write(path: Path, data: bytes) -> Path:
@@ -620,11 +689,7 @@ def caption_source(
     ``slide``: larger (`SLIDE_CAPTION`) and centred, as a slide's title.
     ``heading``: a title line above the caption, as large as a drawing's
     title (`TITLE_EM` of its node names; a slide draws its title apart)."""
-    fill, border = theme.colors["fn"]
-    base = {"style": "rounded,filled", "fillcolor": fill, "color": border}
-    base["penwidth"] = "1.2"
     grow = SLIDE_CAPTION if slide else 1.0
-    size = [f"{v * grow:g}" for v in (0.3, 0.18)]  # a legend swatch, inches
     label = f"<b>{esc(title)}</b>"
     if heading:  # two lines, each aligned as the label is
         align = "center" if slide else "left"
@@ -639,11 +704,57 @@ def caption_source(
         f"ranksep=0.1 nodesep={0.06 * grow:g} fontname={quote(FONT)} "
         f"fontsize={CAPTION_FONT_PT * grow:g} fontcolor={quote(theme.text)} "
         f"labelloc=t labeljust={'c' if slide else 'l'} label=<{label}>]",
-        f"\tnode [fontname={quote(FONT)} fontsize={LEGEND_FONT_PT * grow:g} "
-        f"fontcolor={quote(theme.text)}]",
+        *_key_body(theme, styles, grow, legend),
     ]
+    return "digraph caption {\n" + "\n".join(body) + "\n}\n"
+
+
+def slide_caption_source(title: str, theme: str) -> str:
+    """DOT of a slide page's caption: "Step 3 of 8: ..." alone, in bold,
+    `SLIDE_CAPTION` times the strip's size, in a box as tight as the slide's
+    title (the page places the key to the highlights apart)."""
+    pt = CAPTION_FONT_PT * SLIDE_CAPTION
+    return title_dot(title, theme, pt, node_id="caption-line")
+
+
+def key_source(
+    theme: Theme, styles: dict[str, dict[str, str]], column: bool = False
+) -> str:
+    """DOT of a slide's key to the highlights alone, at the slide caption's
+    size: the row `caption_source` ends with, or a ``column`` of it (one
+    highlight a line, the texts aligned at their left)."""
+    body = [
+        f'\tgraph [bgcolor={quote(theme.background)} pad="0.05" margin=0 '
+        f"ranksep=0.06 nodesep={0.06 * SLIDE_CAPTION:g}]",
+        *_key_body(theme, styles, SLIDE_CAPTION, True, column),
+    ]
+    return "digraph key {\n" + "\n".join(body) + "\n}\n"
+
+
+def _key_body(
+    theme: Theme,
+    styles: dict[str, dict[str, str]],
+    grow: float,
+    legend: bool = True,
+    column: bool = False,
+) -> list[str]:
+    """The DOT statements of the key: a sample node painted like each
+    highlight and what it means, in one row (or a ``column``), ``grow``
+    times the caption's size; without ``legend`` an invisible dot (an empty
+    graph would draw nothing under a caption's label)."""
+    fill, border = theme.colors["fn"]
+    base = {"style": "rounded,filled", "fillcolor": fill, "color": border}
+    base["penwidth"] = "1.2"
+    size = [f"{v * grow:g}" for v in (0.3, 0.18)]  # a swatch, inches
+    pt = LEGEND_FONT_PT * grow
+    body = [
+        f"\tnode [fontname={quote(FONT)} fontsize={pt:g} fontcolor={quote(theme.text)}]"
+    ]
+    roles = legend_roles() if legend else []
+    # a column's texts share one width, each flush left in it ("\l")
+    wide = max((_text_width(text, pt) for _r, text in roles), default=0) / 72
     names = []
-    for k, (role, text) in enumerate(legend_roles() if legend else []):
+    for k, (role, text) in enumerate(roles):
         look = {**base, **_restyled(base, styles.get(role, {}))}
         attrs = " ".join(f"{key}={quote(v)}" for key, v in sorted(look.items()))
         # (ids of their own: a page holds the caption beside other drawings)
@@ -651,16 +762,32 @@ def caption_source(
             f'\ts{k} [id="caption-s{k}" shape=box label="" width={size[0]} '
             f"height={size[1]} fixedsize=true {attrs}]"
         )
+        shape = f"width={wide + 0.1:.2f} " if column else ""
+        label = quote(text + "\\l") if column else quote(text)
+        # (as tall as its swatch: a plaintext node is 0.5 in by default)
         body.append(
-            f'\tt{k} [id="caption-t{k}" shape=plaintext label={quote(text)} '
-            'margin="0.04,0"]'
+            f'\tt{k} [id="caption-t{k}" shape=plaintext label={label} '
+            f'{shape}height={size[1]} margin="0.04,0"]'
         )
-        names += [f"s{k}", f"t{k}"]
-    if names:  # one row, in this order
-        body.append(f"\t{{rank=same; {' -> '.join(names)} [style=invis]}}")
-    else:  # (an empty graph would draw nothing under its label)
+        names.append((f"s{k}", f"t{k}"))
+    if column:  # one line each, the swatches one under another
+        body += [f"\t{{rank=same; {s} -> {t} [style=invis]}}" for s, t in names]
+        body += [
+            f"\t{a} -> {b} [style=invis]" for (a, _t), (b, _u) in zip(names, names[1:])
+        ]
+    elif names:  # one row, in this order
+        chain = " -> ".join(n for pair in names for n in pair)
+        body.append(f"\t{{rank=same; {chain} [style=invis]}}")
+    else:
         body.append('\tspace [id="caption-space" shape=point style=invis width=0.01]')
-    return "digraph caption {\n" + "\n".join(body) + "\n}\n"
+    return body
+
+
+def _text_width(text: str, pt: float, font: str = "Helvetica") -> float:
+    """``text``'s width in points, in the Helvetica the layout measures."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return stringWidth(text, font, pt)
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -749,6 +876,8 @@ def pdf_pages(
     folds: list[dict[str, str]] | None = None,
     title: str | None = None,
     heading: str | None = None,
+    key: str | None = None,
+    side: tuple[str, ...] = (),
 ) -> bytes:
     """A multi-page PDF of one laid-out SVG: page k applies ``pages[k]`` (SVG
     element id -> DOT attributes: ``color``, ``fillcolor``, ``penwidth``,
@@ -765,7 +894,10 @@ def pdf_pages(
     (``caption_size``: the room the caption takes, in points, as the PNG
     frames' caption strip takes it); else each page is the drawing's size
     plus the caption, which starts with the line ``heading`` (the title off
-    a slide) when given. The SVG is parsed
+    a slide) when given. On a slide ``key`` (the SVG of the key to the
+    highlights, drawn from page 1 on) goes under the caption, or with the
+    legend in a column at the right when ``side`` names them
+    (`slide_plan`). The SVG is parsed
     once (svglib), so a page costs a redraw, not a new layout and parse. The
     caption strip says "Step k of n" and explains the highlights; it is
     painted in the theme's background (a dark PDF is dark everywhere)."""
@@ -791,15 +923,17 @@ def pdf_pages(
         + [strip.title_width(c) for c in captions]
     )
     parts = {"graph": drawing}
+    line = None  # (a slide's caption: one line in its box)
     if page:
         room = caption_size or (caption_w, strip.height)
+        line = room[1] if caption_size else None
         caption_w = room[0]
         sizes = {"graph": render.natural_size(svg), "caption": room}
-        for name, part in (("title", title), ("legend", legend)):
+        for name, part in (("title", title), ("legend", legend), ("key", key)):
             if part is not None:
                 parts[name] = render.svg_drawing(part)
                 sizes[name] = render.natural_size(part)
-        places = render.page_layout(page, sizes)
+        places = render.page_layout(page, sizes, side)
     else:  # the drawing at its size under the caption, left-aligned
         page = (max(drawing.width, caption_w + 20), drawing.height + strip.height)
         places = {
@@ -829,7 +963,7 @@ def pdf_pages(
         canvas.setPageSize((width, height))
         canvas.setFillColor(_rl_color(_css_color(theme.background)))
         canvas.rect(0, 0, width, height, stroke=0, fill=1)
-        for name, part in parts.items():  # (places: top left corners, y down)
+        for name, part in _shown(parts, k).items():  # (top left corners, y down)
             x, y, scale = places[name]
             canvas.saveState()
             canvas.translate(x, height - y - part.height * scale)
@@ -838,7 +972,11 @@ def pdf_pages(
             canvas.restoreState()
         x, y, scale = places["caption"]
         centre = x + caption_w * scale / 2 if grow > 1 else None
-        strip.draw(canvas, caption, x, height - y, scale, theme, centre, k > 0, heading)
+        legend_row = k > 0 and "key" not in parts  # (a slide's key is a part)
+        strip.draw(
+            canvas, caption, x, height - y, scale, theme, centre, legend_row,
+            heading, room=line,
+        )  # fmt: skip
         canvas.showPage()
         for shape, name, value in reversed(undo):  # back to the plain picture
             setattr(shape, name, value)
@@ -896,10 +1034,12 @@ class _Caption:
         centre: float | None = None,
         legend: bool = True,
         heading: str | None = None,
+        room: float | None = None,
     ) -> None:
         """At ``x`` (or each line centred on ``centre``), ``top`` the strip's
         top in PDF points (y up), ``scale`` times its size; ``heading`` on a
-        line of its own above the title."""
+        line of its own above the title. ``room``: the title alone, in the
+        middle of a box that tall (a slide's caption, `slide_caption_source`)."""
         canvas.saveState()
         canvas.translate(x, top)
         canvas.scale(scale, scale)
@@ -907,6 +1047,8 @@ class _Caption:
         pt = self.legend_pt
         canvas.setFillColor(_rl_color(theme.text))
         baseline = -self.PAD
+        if room is not None:  # one line, where the engine puts it in its box
+            baseline = self.title_pt - room / 2 - 0.3 * self.title_pt
         if heading and self.heading_pt:
             canvas.setFont("Helvetica-Bold", self.heading_pt)
             baseline -= self.heading_pt

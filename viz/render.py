@@ -167,16 +167,18 @@ def svg_size(svg_text: str) -> tuple[float, float]:
     return float(m.group(1)), float(m.group(2))
 
 
-# A slide page holds up to four drawings, each laid out on its own: the title
-# at the top, under it a stepper frame's caption ("Step 3 of 8: ..."), the
-# legend row at the bottom (each at its own size, smaller only if wider than
-# the page) and the graph, scaled to fill what is left and centred in it. Laid
-# out together, the engine put the title over the graph's middle and the
-# legend at the left, so the graph sat off-centre.
+# A slide page holds up to five drawings, each laid out on its own: the title
+# at the top, under it a stepper frame's caption ("Step 3 of 8: ...") and the
+# key to its highlights, the legend row at the bottom (each at its own size,
+# smaller only if wider than the page) and the graph, scaled to fill what is
+# left and centred in it. Laid out together, the engine put the title over
+# the graph's middle and the legend at the left, so the graph sat off-centre.
+# A graph too tall for the room a 16:9 page leaves under the rows can have
+# the key and the legend in a column at the right instead (``side``).
 PAGE_MARGIN_PT = 10.0  # all round (the graph's own pad is dropped)
 PAGE_GAP_PT = 4.0  # between the title, the caption, the graph and the legend
 MAX_UPSCALE = 1.0  # a small graph keeps its lecture size, centred
-PAGE_PARTS = ("title", "caption", "graph", "legend")
+PAGE_PARTS = ("title", "caption", "key", "graph", "legend")
 _BACKGROUND = re.compile(
     r'class="graph"[^>]*>\s*<title>[^<]*</title>\s*<polygon[^>]*points="([^"]*)"'
 )
@@ -198,31 +200,50 @@ def natural_size(svg_text: str) -> tuple[float, float]:
 
 
 def page_layout(
-    page_pt: tuple[float, float], sizes: dict[str, tuple[float, float]]
+    page_pt: tuple[float, float],
+    sizes: dict[str, tuple[float, float]],
+    side: tuple[str, ...] = (),
 ) -> dict[str, tuple[float, float, float]]:
     """Where each part goes: name -> (x, y, scale) of its top left corner in
     page points. ``sizes``: the natural size of each part present ("graph",
-    and optionally "title", "caption" and "legend")."""
+    and optionally "title", "caption", "key" and "legend"). The parts named
+    in ``side`` are stacked in a column at the right edge, at their size
+    (smaller only if taller than the room), beside the graph's room and
+    centred down it; the others are rows, from the top down ("title",
+    "caption", "key") or at the bottom ("legend")."""
     width, height = page_pt
     inner = width - 2 * PAGE_MARGIN_PT
     top, bottom = PAGE_MARGIN_PT, height - PAGE_MARGIN_PT
     out = {}
-    for name in ("title", "caption"):  # from the top down
-        if name in sizes:
+    for name in ("title", "caption", "key"):  # from the top down
+        if name in sizes and name not in side:
             w, h = sizes[name]
             scale = min(1.0, inner / w)
             out[name] = ((width - w * scale) / 2, top, scale)
             top += h * scale + PAGE_GAP_PT
-    if "legend" in sizes:
+    if "legend" in sizes and "legend" not in side:
         w, h = sizes["legend"]
         scale = min(1.0, inner / w)
         bottom -= h * scale
         out["legend"] = ((width - w * scale) / 2, bottom, scale)
         bottom -= PAGE_GAP_PT
+    right = width - PAGE_MARGIN_PT  # the graph's room ends here
+    column = [name for name in side if name in sizes]
+    if column:
+        tall = sum(sizes[n][1] for n in column) + PAGE_GAP_PT * (len(column) - 1)
+        scale = min(1.0, (bottom - top) / tall)
+        wide = max(sizes[n][0] for n in column) * scale
+        y = top + (bottom - top - tall * scale) / 2
+        for name in column:
+            w, h = sizes[name]
+            out[name] = (right - wide, y, scale)  # (left-aligned in the column)
+            y += h * scale + PAGE_GAP_PT
+        right -= wide + 2 * PAGE_GAP_PT
+    left = PAGE_MARGIN_PT
     w, h = sizes["graph"]
-    scale = min(MAX_UPSCALE, inner / w, max(bottom - top, 1.0) / h)
+    scale = min(MAX_UPSCALE, (right - left) / w, max(bottom - top, 1.0) / h)
     out["graph"] = (
-        (width - w * scale) / 2,
+        left + (right - left - w * scale) / 2,
         top + (bottom - top - h * scale) / 2,
         scale,
     )
@@ -244,17 +265,22 @@ def page_svg(
     parts: dict[str, str],
     background: str,
     rooms: dict[str, tuple[float, float]] | None = None,
+    side: tuple[str, ...] = (),
 ) -> str:
     """One SVG page of exactly ``page_pt`` points: each part (name -> engine
     SVG) placed by `page_layout` on a ``background`` rectangle. ``rooms``:
     the size a part is given instead of its own (a stepper's caption gets
     the room of the widest, so the graph sits on the same spot on every
-    frame); a smaller part is centred across its room, at its top."""
+    frame; a part drawn on some frames only keeps its room on the others);
+    a smaller part is centred across its room, at its top (in the ``side``
+    column: at its left)."""
     natural = {name: natural_size(svg) for name, svg in parts.items()}
     sizes = {**natural, **(rooms or {})}
-    places = page_layout(page_pt, sizes)
-    for name, (x, y, scale) in places.items():
-        x += (sizes[name][0] - natural[name][0]) * scale / 2
+    places = page_layout(page_pt, sizes, side)
+    for name in parts:
+        x, y, scale = places[name]
+        if name not in side:
+            x += (sizes[name][0] - natural[name][0]) * scale / 2
         places[name] = (x, y, scale)
     return placed_svg(page_pt, parts, places, background)
 

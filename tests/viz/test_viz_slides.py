@@ -3,8 +3,11 @@ arrows point one way."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import shutil
 import struct
+import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -246,15 +249,35 @@ def test_pdf_frames_have_a_caption_and_a_highlight_legend(minigrad, seeds, tmp_p
     )
 
 
+def graph_places(pdf: bytes) -> set[tuple[float, float, float]]:
+    """Where each PDF page draws its graph: the first scaled drawing after
+    the page's background, (scale, x, y of its bottom left, PDF y up)."""
+    from test_stepper_export import page_streams
+
+    pages = [p for p in page_streams(pdf) if b" Tj" in p]
+    return {
+        tuple(float(v) for v in m.groups())
+        for p in pages
+        for m in [re.search(rb"\n([.\d]+) 0 0 \1 ([-\d.]+) ([-\d.]+) cm", p)]
+    }
+
+
+def plan_places(plan, page) -> dict[str, tuple[float, float, float]]:
+    sizes = {n: render.natural_size(svg) for n, (_d, svg) in plan.parts.items()}
+    sizes["caption"] = plan.caption_size
+    return render.page_layout(page, sizes, plan.side)
+
+
 @pytest.mark.parametrize(
     ("size", "page"), [("slide", (960, 540)), ("slide43", (720, 540))]
 )
 def test_stepper_slides_use_the_slide_layout(minigrad, seeds, tmp_path, size, page):
-    """A stepper's slide pages (PDF, PNG frames) are laid out as a drawing's
-    slide (`render.page_layout`): exactly the page, the caption at the top,
-    the legend row at the bottom, the graph centred in the room between."""
+    """A stepper's slide pages (PDF, PNG frames) are laid out by its slide
+    plan (`export.slide_plan`, `render.page_layout`): exactly the page, the
+    caption at the top, the key and the legend as rows or in a column at
+    the right, nothing overlapping, the graph centred in the room left and
+    filling it one way, on the same spot on every page."""
     from PIL import Image, ImageChops
-    from test_stepper_export import page_streams
 
     from viz import export
 
@@ -263,53 +286,143 @@ def test_stepper_slides_use_the_slide_layout(minigrad, seeds, tmp_path, size, pa
     pdf = stepper.save(tmp_path / "s.pdf", size=size).read_bytes()
     boxes = re.findall(rb"/MediaBox \[\s*([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)", pdf)
     assert {tuple(round(float(v)) for v in b) for b in boxes} == {(0, 0, *page)}
-    # the graph's place on each page: the first scaled drawing after the page's
-    # background, (scale, x, y of its bottom left, PDF y up)
-    pages = [p for p in page_streams(pdf) if b" Tj" in p]
-    placed = {
-        tuple(float(v) for v in m.groups())
-        for p in pages
-        for m in [re.search(rb"\n([.\d]+) 0 0 \1 ([-\d.]+) ([-\d.]+) cm", p)]
-    }
+    placed = graph_places(pdf)
     assert len(placed) == 1  # the same spot on every page
     ((scale, x, y),) = placed
     opts = stepper.drawing._resolved(export=True, size=size)
-    parts = stepper.drawing._page_parts(opts)
-    w, h = render.svg_size(parts["graph"][1])
-    margin, gap = render.PAGE_MARGIN_PT, render.PAGE_GAP_PT
-    inner = page[0] - 2 * margin  # a part wider than this is drawn smaller
-    legend_w, legend_h = render.natural_size(parts["legend"][1])
-    legend_h *= min(1, inner / legend_w)
-    # the caption's room: the engine's caption strip with the widest title
-    styles = export.static_styles(THEMES["light"])
-    widest = max(
-        (export._title(stepper, k) for k in range(len(stepper.frames) + 1)),
-        key=export._Caption(export.CAPTION_FONT_PT, 0).title_width,
+    titles = [export._title(stepper, k) for k in range(len(stepper.frames) + 1)]
+    plan = export.slide_plan(stepper.drawing, opts, titles)
+    places = plan_places(plan, page)
+    w, h = render.svg_size(plan.parts["graph"][1])
+    assert (x, page[1] - y - h * scale, scale) == pytest.approx(
+        places["graph"], abs=0.02
     )
-    strip = export.caption_source(widest, THEMES["light"], styles, slide=True)
-    caption_w, caption_h = render.natural_size(render.svg(strip))
-    caption_h *= min(1, inner / caption_w)
-    left, right = x, page[0] - x - w * scale
-    top, bottom = page[1] - y - h * scale, y  # (from the page's top / bottom)
-    assert left == pytest.approx(right, abs=0.5)  # centred across the page
-    room_top = margin + caption_h + gap  # under the caption
-    room_bottom = margin + legend_h + gap  # above the legend row
-    assert top - room_top == pytest.approx(bottom - room_bottom, abs=1.0)
-    assert min(left - margin, top - room_top) >= -0.5
-    assert min(left - margin, top - room_top) < 0.5  # it fills the room one way
+    # every part inside the page, none over another
+    sizes = {n: render.natural_size(svg) for n, (_d, svg) in plan.parts.items()}
+    sizes["caption"] = plan.caption_size
+    rects = {
+        n: (px, py, px + sizes[n][0] * ps, py + sizes[n][1] * ps)
+        for n, (px, py, ps) in places.items()
+    }
+    margin = render.PAGE_MARGIN_PT
+    for n, (x0, y0, x1, y1) in rects.items():
+        assert x0 >= margin - 0.01 and y0 >= margin - 0.01, n
+        assert x1 <= page[0] - margin + 0.01 and y1 <= page[1] - margin + 0.01, n
+        for m, (u0, v0, u1, v1) in rects.items():
+            if m < n:
+                assert x1 <= u0 or u1 <= x0 or y1 <= v0 or v1 <= y0, (n, m)
+    # the graph fills its room one way: up to the parts above and below it,
+    # or across to the page's edge (or the side column)
+    x0, y0, x1, y1 = rects["graph"]
+    above = max(r[3] for n, r in rects.items() if r[3] <= y0 + 0.01 and n != "graph")
+    below = min(
+        [page[1] - margin] + [r[1] for n, r in rects.items() if r[1] >= y1 - 0.01]
+    )
+    beside = min([page[0] - margin] + [rects[n][0] for n in plan.side if n in rects])
+    gap = render.PAGE_GAP_PT
+    floor = gap if below < page[1] - margin else 0.0  # (a part below it)
+    fills_down = y0 - above - gap < 0.5 and below - y1 - floor < 0.5
+    fills_across = x0 - margin < 0.5 or beside - x1 < 2 * gap + 0.5
+    assert fills_down or fills_across
     # the PNG frames: the same page in pixels, the graph on the same spot
     folder = stepper.save(tmp_path / "png", fmt="png", size=size, dpi=72)
     frames = sorted(folder.glob("frame_*.png"))
-    assert len(frames) == len(pages)
+    assert len(frames) == len(stepper.frames) + 1
     for f in frames[:3]:
         image = Image.open(f).convert("RGB")
         assert image.size == page
-        band = image.crop((0, round(top) + 1, page[0], round(page[1] - bottom) - 1))
+        band = image.crop((round(x0), round(y0) + 1, round(x1), round(y1) - 1))
         blank = Image.new("RGB", band.size, "white")
-        x0, _y0, x1, _y1 = ImageChops.difference(band, blank).getbbox()
-        assert x0 == pytest.approx(left, abs=3) and x1 == pytest.approx(
-            page[0] - right, abs=3
-        )
+        bx0, _by0, bx1, _by1 = ImageChops.difference(band, blank).getbbox()
+        assert bx0 <= 3 and bx1 >= band.width - 3  # the graph spans its place
+
+
+def lesson_04_hooks(t):
+    """Lesson 04's hooked graph: a -> m = a * 3 -> n = m * m -> out."""
+    a = t.tensor([1.0, 2.0], requires_grad=True)
+    m = a * 3
+    n = m * m
+    out = n.sum()
+    m.register_hook(lambda grad: grad)
+    n.grad_fn.register_prehook(lambda grads: None)
+    return out, {"a": a, "m": m, "n": n, "out": out}
+
+
+def lesson_07_gradient(t):
+    """Lesson 07: the graph of dy/dx for y = x ** 3 (create_graph=True)."""
+    x = t.tensor(2.0, requires_grad=True)
+    (dy_dx,) = t.autograd.grad(x**3, x, create_graph=True)
+    return dy_dx, {"x": x, "dy/dx": dy_dx}
+
+
+def lesson_like(t, seeds):
+    """(name, output, params) of lesson graphs a stepper shows: lesson 03's
+    seed graph (also lessons 04 and 10), lesson 04's hooks, lesson 07's
+    gradient graph, lesson 10's first seed."""
+    seed2, names2 = seeds["seed2"](t)
+    seed1, names1 = seeds["seed1"](t)
+    return [
+        ("seed (lesson 03)", seed2, {**names2, "loss": seed2}),
+        ("hooks (lesson 04)", *lesson_04_hooks(t)),
+        ("dy/dx (lesson 07)", *lesson_07_gradient(t)),
+        ("a * b * d (lesson 10)", seed1, names1),
+    ]
+
+
+def name_px(pdf: bytes, node_pt: float, page_w: float) -> float:
+    """The node names' size in pixels on a 1280-pixel-wide render of a
+    stepper's PDF (``pdftoppm -scale-to 1280``): their font size in the
+    graph's drawing times the graph's scale on the page."""
+    from test_stepper_export import page_streams
+
+    ((scale, _x, _y),) = graph_places(pdf)
+    # (the names are drawn at that size inside the scaled graph)
+    page = next(p for p in page_streams(pdf) if b" Tj" in p)
+    graph = page[page.index(b" cm") :]
+    assert re.search(rb"/F\d+ %g Tf" % node_pt, graph)
+    return node_pt * scale * 1280 / page_w
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize(("size", "width"), [("slide", 960), ("slide43", 720)])
+def test_stepper_slides_have_lecture_size_node_names(
+    minigrad, seeds, tmp_path, size, width, theme
+):
+    """On a 1280-pixel-wide render of a stepper's slide (16:9 or 4:3, with
+    a title) the node names of lesson graphs are at least 18 px: the caption
+    is one line, the key and legend go where they take least from the
+    graph, and the graph is laid out in the direction that draws it larger.
+    A 2-layer MLP with cross-entropy does not reach 18 px (its saved
+    matrices' values make it 2771 x 1488 pt at lecture size); for it and
+    every other graph the page is at least as large as the plain
+    arrangement (top-down, key and legend as rows) would draw it."""
+    from test_viz_stable_layout import mlp_with_cross_entropy
+
+    from viz import export
+    from viz.dot import lecture
+
+    node_pt = float(lecture(THEMES[theme]).node_pt)
+    graphs = lesson_like(minigrad, seeds)
+    graphs.append(("MLP + CE", *mlp_with_cross_entropy(minigrad, seeds)))
+    for name, out, params in graphs:
+        stepper = viz.BackwardStepper(out, params=params)
+        pdf = stepper.save(tmp_path / "s.pdf", size=size, theme=theme, title=TITLE)
+        px = name_px(pdf.read_bytes(), node_pt, width)
+        if not name.startswith("MLP"):
+            assert px >= 18, (name, px)
+        # never smaller than top-down with the key and legend as rows
+        asked = dict(size=size, theme=theme, title=TITLE, rankdir="TB")
+        opts = stepper.drawing._resolved(export=True, **asked)
+        titles = [export._title(stepper, k) for k in range(len(stepper.frames) + 1)]
+        fixed = export.slide_plan(stepper.drawing, opts, titles, free_direction=False)
+        rows = plan_places(dataclasses.replace(fixed, side=()), (width, 540))
+        assert px >= node_pt * rows["graph"][2] * 1280 / width - 0.01, name
+    if shutil.which("pdftoppm"):  # what that px is measured on
+        render_cmd = ["pdftoppm", "-f", "1", "-l", "1", "-scale-to", "1280", "-png"]
+        subprocess.run([*render_cmd, "-singlefile", pdf, tmp_path / "p"], check=True)
+        from PIL import Image
+
+        assert Image.open(tmp_path / "p.png").width == 1280
 
 
 TITLE = "Backward, one node at a time"
