@@ -23,7 +23,7 @@ from typing import Any
 from . import engine, grad_mode
 from ._tensor import Tensor
 from .autograd.forward_ad import double_backward_jvp
-from .autograd.function import VmapInfo, transform
+from .autograd.function import VmapInfo, transform, vmap_level
 from .autograd.functional import batch_size
 from .creation import zeros_like
 from .engine import grad as _grad
@@ -157,10 +157,16 @@ def _inputs(args: Sequence[Any], nums: tuple[int, ...]) -> tuple[list, list]:
     (nesting), else a detached copy that requires grad."""
     args, xs = list(args), []
     for i in nums:
-        fresh = [
-            a.view_as(a) if a.requires_grad else a.detach().requires_grad_()
-            for a in _leaves(args[i])
-        ]
+        leaves = _leaves(args[i])
+
+        def make(leaves: list = leaves) -> list:
+            return [
+                a.view_as(a) if a.requires_grad else a.detach().requires_grad_()
+                for a in leaves
+            ]
+
+        kind, level = vmap_level()
+        fresh = level.same_in_every_run(make) if kind == "vmap" else make()
         args[i] = _rebuild(args[i], iter(fresh))
         xs.extend(fresh)
     return args, xs
@@ -501,7 +507,8 @@ class _Level:
         self.inputs: list[list] = [[] for _ in range(self.runs)]  # its views
         self.pending: dict[int, tuple] = {}  # element -> the call it stopped at
         self.parts: dict[int, tuple] = {}  # id(a view of a batch) -> its origin
-        self.element = self.calls = self.depth = 0
+        self.made: list[list] = [[] for _ in range(self.runs)]  # per run, per call
+        self.element = self.calls = self.makes = self.depth = 0
 
     def element_inputs(self, b: int) -> list:
         """Element ``b``'s leaves: mapped tensors as views of their batch (the
@@ -527,7 +534,8 @@ class _Level:
             self.pending = {}
             with transform("vmap", self):
                 for b in todo:
-                    self.element, self.calls, self.depth = b, 0, len(engine.running)
+                    self.element, self.calls, self.makes = b, 0, 0
+                    self.depth = len(engine.running)
                     try:
                         results[b] = call(b)
                     except _Pause as pause:
@@ -537,6 +545,17 @@ class _Level:
             if todo:
                 self._call_rules()
         return [results[b] for b in range(self.runs)]
+
+    def same_in_every_run(self, make: Callable[[], list]) -> list:
+        """What ``make()`` gave at this point of the element's first run: the
+        inputs a grad transform inside the mapped function differentiates
+        (a rule's answer from an earlier run hangs from them, so the gradient
+        reaches it)."""
+        k, self.makes = self.makes, self.makes + 1
+        mine = self.made[self.element]
+        if k == len(mine):
+            mine.append(make())
+        return mine[k]
 
     def rule_call(self, cls: type, args: tuple, kwargs: dict) -> Any:
         """``cls.apply(*args)`` in element ``self.element``'s run (``cls`` has
@@ -567,6 +586,12 @@ class _Level:
                 d, a = self._batched_arg([self.pending[b][1][i] for b in group], group)
                 in_dims.append(d)
                 batched.append(a)
+            if all(d is None for d in in_dims):  # nothing mapped: PyTorch's
+                with grad_mode.set_grad_enabled(grad_enabled):  # plain call
+                    out = cls.apply(*batched, **kwargs)
+                for b in group:
+                    self.answers[b].append(out)
+                continue
             real = [b for b in group if b < self.size] or group
             info = VmapInfo(len(real), self.randomness)
             with grad_mode.set_grad_enabled(grad_enabled):

@@ -106,25 +106,39 @@ def _rule_functions(lib: Any) -> tuple[Any, list]:
     return Cube, seen
 
 
-def _composed(lib: Any) -> list:
+def _composed(lib: Any) -> tuple[list, list]:
+    """Each case's value, and the batch sizes its rule saw."""
     cube, seen = _rule_functions(lib)
     tf = lib.func
     x = lib.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]])
     w = lib.tensor([1.0, 2.0, -1.0])
-    outs = [
-        tf.vmap(tf.vmap(lambda a: cube.apply(a * 2) + a))(x),
-        tf.vmap(lambda r: cube.apply(r) @ cube.apply(w))(x),
-        tf.vmap(tf.grad(lambda r: (cube.apply(r) * w).sum()))(x),
-        tf.grad(lambda t: tf.vmap(cube.apply)(t).sum())(x),
+    cases = [
+        lambda: tf.vmap(tf.vmap(lambda a: cube.apply(a * 2) + a))(x),
+        lambda: tf.vmap(lambda r: cube.apply(r) @ cube.apply(w))(x),
+        lambda: tf.vmap(tf.grad(lambda r: (cube.apply(r) * w).sum()))(x),
+        lambda: tf.vmap(tf.grad(lambda r: (cube.apply(r) * cube.apply(w)).sum()))(x),
+        lambda: tf.grad(lambda t: tf.vmap(cube.apply)(t).sum())(x),
+        lambda: tf.grad(
+            lambda t: tf.vmap(tf.grad(lambda r: cube.apply(r).sum()))(t).sum()
+        )(x),
     ]
-    return [o.detach().numpy() for o in outs] + [np.array(seen[:1])]
+    outs, sizes = [], []
+    for case in cases:
+        seen.clear()
+        outs.append(case().detach().numpy())
+        sizes.append(list(seen))
+    return outs, sizes
 
 
 def test_a_vmap_rule_composed_with_other_transforms() -> None:
-    """Nested vmaps, a rule's result used with an unmapped one, grad inside
-    and outside vmap: the values are PyTorch's, and the innermost vmap's rule
-    sees its whole batch first (under vmap(grad) PyTorch calls the rule and
-    minigrad the function: README's known differences)."""
-    ours, theirs = _composed(minigrad), _composed(torch)
+    """Nested vmaps, a rule's result used with an unmapped one (PyTorch calls
+    no rule for that), grad inside and outside vmap: the values are PyTorch's,
+    and each rule is called as PyTorch calls it, also under vmap(grad) and
+    grad(vmap(grad)); but in nested vmaps the inner rule runs once per outer
+    element (README's known differences), so there only the innermost vmap's
+    first call is compared."""
+    (ours, our_sizes), (theirs, their_sizes) = _composed(minigrad), _composed(torch)
     for mine, expected in zip(ours, theirs):
         np.testing.assert_allclose(mine, expected, rtol=1e-6)
+    assert our_sizes[0][:1] == their_sizes[0][:1] == [3]
+    assert our_sizes[1:] == their_sizes[1:] == [[2], [2], [2], [2], [2]]

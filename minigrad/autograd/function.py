@@ -253,15 +253,17 @@ def _mark_dirty(
 # ---------------------------------------------------------------- func transforms
 def _check_transform(cls: type, new_style: bool) -> Any:
     """PyTorch's checks for a Function inside a ``func`` transform; the vmap
-    level when the innermost transform is ``vmap`` and the Function has its
-    own ``vmap`` rule (a generated rule is minigrad's loop itself)."""
+    level when the innermost ``vmap`` (past the grad transforms inside it, as
+    PyTorch's grad levels pass a Function's forward down to it) is mapping and
+    the Function has its own ``vmap`` rule (a generated rule is minigrad's
+    loop itself)."""
     if not new_style:
         raise RuntimeError(
             "In order to use an autograd.Function with functorch transforms (vmap, "
             "grad, jvp, jacrev, ...), it must override the setup_context "
             f"staticmethod. For more details, please see {_FUNC_DOCS}"
         )
-    kind, info = _transforms[-1]
+    kind, info = vmap_level()
     if kind != "vmap":
         return None
     has_rule = cls.vmap is not Function.vmap
@@ -279,6 +281,19 @@ def _check_transform(cls: type, new_style: bool) -> Any:
             f"generate_vmap_rule=True. For more details, please see {_FUNC_DOCS}"
         )
     return info if has_rule else None
+
+
+def vmap_level() -> tuple[str, Any]:
+    """The innermost transform that is not a grad transform: ``("vmap",
+    level)``, ``("vmap-rule", None)`` inside a rule run on a batch of one, or
+    ``("", None)`` when there is none."""
+    for kind, info in reversed(_transforms):
+        if kind not in _GRAD_TRANSFORMS:
+            return kind, info
+    return "", None
+
+
+_GRAD_TRANSFORMS = ("grad", "vjp", "jvp", "jacrev")
 
 
 def _apply_vmap_rule(cls: type, level: Any, args: tuple, kwargs: dict) -> Any:
