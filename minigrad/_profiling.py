@@ -15,6 +15,7 @@ PyTorch names it.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ class Range:
     start_ns: int
     parent: Range | None
     input_shapes: list = field(default_factory=list)
+    flops: int = 0
     end_ns: int = -1
     children: list[Range] = field(default_factory=list)
 
@@ -41,8 +43,8 @@ class Range:
 class Recorder:
     """The ranges of one profiling session, in the order they were opened."""
 
-    def __init__(self, record_shapes: bool) -> None:
-        self.record_shapes = record_shapes
+    def __init__(self, record_shapes: bool, with_flops: bool = False) -> None:
+        self.record_shapes, self.with_flops = record_shapes, with_flops
         self.ranges: list[Range] = []
         self.open: Range | None = None  # the innermost range not yet closed
         self._reentry = False  # see opens()
@@ -50,6 +52,8 @@ class Recorder:
     def begin(self, name: str, args: Sequence = ()) -> Range:
         shapes = [_shape(a) for a in args] if self.record_shapes else []
         r = Range(name, perf_counter_ns(), self.open, shapes)
+        if self.with_flops and name in _FLOPS:
+            r.flops = _FLOPS[name](args)
         if self.open is not None:
             self.open.children.append(r)
         self.ranges.append(r)
@@ -161,9 +165,63 @@ def unrecorded(fn: Callable[..., Any], *args: Any) -> Any:
         recorder = outer
 
 
+def composite(name: str, inputs: Sequence, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``, under a profiler inside a range ``name``: the composite
+    ATen op PyTorch records around the op it calls (``aten::conv2d`` around
+    ``aten::convolution``), its input shapes those of ``inputs``."""
+    if recorder is None:
+        return fn(*args)
+    r = recorder.begin(name, inputs)
+    try:
+        return fn(*args)
+    finally:
+        recorder.end(r)
+
+
 def inplace_name(cls: type) -> str:
     """``aten::mul_`` for ``mul_``, which runs the op ``aten::mul`` in place."""
     return op_name(cls) + "_"
+
+
+# ---------------------------------------------------------------------- FLOPs
+# The ops PyTorch counts floating point operations of (``with_flops=True``),
+# with its formulas: 2 per multiply-add of a matrix product or convolution,
+# and, for mul and add, the number of elements of their first operand.
+def _matmul_flops(a: Any, b: Any) -> int:
+    """``2 * M * K * N`` for ``(…, M, K) @ (…, K, N)`` (a batch of them)."""
+    return 2 * math.prod(_shape(a)) * _shape(b)[-1]
+
+
+def _conv2d_flops(args: Sequence) -> int:
+    """``2 * (output elements) * (inputs per output)`` of ``aten::conv2d``;
+    0 where PyTorch counts none (an unbatched input, a padding string)."""
+    x, w, _, stride, padding, dilation, _ = args
+    if len(_shape(x)) != 4 or len(_shape(w)) != 4 or isinstance(padding, str):
+        return 0
+    n, _, *size = x.shape
+    out_channels, per_group, *kernel = w.shape
+    out = [
+        (size[i] + 2 * _pair(padding)[i] - _pair(dilation)[i] * (kernel[i] - 1) - 1)
+        // _pair(stride)[i]
+        + 1
+        for i in range(2)
+    ]
+    return 2 * n * out_channels * math.prod(out) * per_group * math.prod(kernel)
+
+
+def _pair(v: Any) -> tuple:
+    return (v, v) if isinstance(v, int) else tuple(v)
+
+
+_FLOPS: dict[str, Callable[[Sequence], int]] = {
+    "aten::mm": lambda args: _matmul_flops(args[0], args[1]),
+    "aten::bmm": lambda args: _matmul_flops(args[0], args[1]),
+    "aten::addmm": lambda args: _matmul_flops(args[1], args[2]),
+    "aten::baddbmm": lambda args: _matmul_flops(args[1], args[2]),
+    "aten::conv2d": _conv2d_flops,
+    "aten::mul": lambda args: math.prod(_shape(args[0])),
+    "aten::add": lambda args: math.prod(_shape(args[0])),
+}
 
 
 def _shape(a: Any) -> list:

@@ -54,7 +54,11 @@ class profile(_autograd_profiler.profile):  # noqa: N801 - PyTorch's spelling
         custom_trace_id_callback: Any = None,
     ) -> None:
         activities = set(activities) if activities else {ProfilerActivity.CPU}
-        super().__init__(record_shapes=record_shapes, profile_memory=profile_memory)
+        super().__init__(
+            record_shapes=record_shapes,
+            profile_memory=profile_memory,
+            with_flops=with_flops,
+        )
         if ProfilerActivity.CUDA in activities or use_cuda:
             warn("CUDA is not available, disabling CUDA profiling")
         self.activities = activities

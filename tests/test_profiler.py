@@ -271,6 +271,54 @@ def test_inplace_ops_have_pytorchs_names() -> None:
     assert mine["aten::mul_"] == 4 and mine["aten::t_"] == 1
 
 
+def _flops_program(lib: Any) -> Any:
+    """The ops PyTorch counts FLOPs of (matrix products, conv2d, mul, add),
+    broadcasting, a grouped, strided, dilated convolution, an unbatched one
+    (PyTorch counts none), and ops it does not count."""
+    F = lib.nn.functional
+    a, b, c = lib.ones(8, 16), lib.ones(16, 4), lib.ones(4)
+    A, B, C = lib.ones(3, 8, 16), lib.ones(3, 16, 4), lib.ones(3, 8, 4)
+    x, w, bias = lib.ones(2, 4, 8, 8), lib.ones(6, 2, 3, 3), lib.ones(6)
+    x0, col, row, s = lib.ones(4, 8, 8), lib.ones(8, 1), lib.ones(1, 16), lib.ones(())
+    with lib.profiler.profile(with_flops=True, record_shapes=True) as prof:
+        a.mm(b), lib.addmm(c, a, b), lib.bmm(A, B), lib.baddbmm(C, A, B)
+        F.conv2d(x, w, bias, stride=(2, 1), padding=(1, 2), dilation=(1, 2), groups=2)
+        F.conv2d(x0, w, groups=2)
+        a * 2, col * row, row * col, s * row, a + 1, s + row, a - 1, a.sin()
+    return prof
+
+
+def test_flops_are_pytorchs() -> None:
+    """with_flops=True: each op the program calls counts PyTorch's FLOPs, and
+    the table gets PyTorch's FLOPs column (in the unit of the smallest count)."""
+    ours, theirs = _flops_program(minigrad), _flops_program(torch)
+
+    def counted(prof: Any) -> list:
+        return [
+            (e.name, e.flops)
+            for e in prof.events()
+            if _called_by_the_program(e) and e.name not in INTERNAL
+        ]
+
+    assert counted(ours) == counted(theirs)
+    assert ("aten::conv2d", 13824) in counted(ours)
+    for shapes in (False, True):
+        for events in (ours.key_averages(group_by_input_shape=shapes), ours.events()):
+            table = events.table(sort_by="count", row_limit=6)
+            expected = profiler_util._build_table(
+                events, sort_by="count", row_limit=6, with_flops=True
+            )
+            assert table == expected
+    header = ours.key_averages().table().splitlines()[1]
+    assert header.split()[-2:] == ["Total", "FLOPs"]
+    assert (
+        header.split()[-2:]
+        == theirs.key_averages().table().splitlines()[1].split()[-2:]
+    )
+    without = _profiled(minigrad, _mlp_step).key_averages().table()
+    assert "FLOPs" not in without
+
+
 def test_counts_and_times_add_up() -> None:
     x = minigrad.ones(3, requires_grad=True)
     with minigrad.autograd.profiler.profile() as prof:

@@ -7,7 +7,8 @@ clock, ``perf_counter_ns``), and ``record_function("name")`` blocks;
 What it names: ``aten::mm`` for the op whose node is ``MmBackward0`` (one range
 per op; PyTorch's composite ops also record the ATen ops they call, e.g.
 ``aten::linear`` around ``aten::t`` and ``aten::addmm``, and minigrad records
-only the op it runs), a user's Function by its class, and in backward
+only the op it runs, but for ``conv2d``: ``_profiling.composite``),
+a user's Function by its class, and in backward
 ``autograd::engine::evaluate_function: XBackward0`` around ``XBackward0`` (the
 formula). A formula that runs on numpy arrays records no ops inside its node;
 under ``create_graph=True`` its ops are recorded, as PyTorch's are. Tensors made
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 from time import perf_counter_ns
 from typing import Any
 
@@ -64,7 +66,7 @@ class _Times:
     is_legacy = is_user_annotation = False
     cpu_memory_usage = self_cpu_memory_usage = 0
     device_memory_usage = self_device_memory_usage = 0
-    flops = 0
+    flops = 0  # (counted for PyTorch's ops with with_flops=True: _profiling.py)
     stack: list[str] = []
 
     @property
@@ -95,6 +97,7 @@ class FunctionEvent(_Times):
         self.count = 1
         self.thread = 1
         self.input_shapes = r.input_shapes
+        self.flops = r.flops
         self.start_us = (r.start_ns - origin_ns) / 1000
         self.end_us = (r.end_ns - origin_ns) / 1000
         self.cpu_time_total = self.end_us - self.start_us
@@ -133,6 +136,7 @@ class FunctionEventAvg(_Times):
         self.count += e.count
         self.cpu_time_total += e.cpu_time_total
         self.self_cpu_time_total += e.self_cpu_time_total
+        self.flops += e.flops
         return self
 
     def __repr__(self) -> str:
@@ -145,7 +149,16 @@ class FunctionEventAvg(_Times):
 
 
 class EventList(list):
-    """A list of events (or of their averages) that prints as PyTorch's table."""
+    """A list of events (or of their averages) that prints as PyTorch's table
+    (with a FLOPs column when profiled ``with_flops``)."""
+
+    _with_flops = False
+
+    def _like(self, events: Any) -> EventList:
+        """``events`` as an EventList profiled as this one was."""
+        out = EventList(events)
+        out._with_flops = self._with_flops
+        return out
 
     def table(
         self,
@@ -167,6 +180,7 @@ class EventList(list):
             header,
             top_level_events_only,
             time_unit,
+            self._with_flops,
         )
 
     def __str__(self) -> str:
@@ -185,7 +199,7 @@ class EventList(list):
                 kept = e.input_shapes if group_by_input_shapes else None
                 avg = stats[e.key, shapes] = FunctionEventAvg(e.key, kept)
             avg.add(e)
-        return EventList(stats.values())
+        return self._like(stats.values())
 
     def total_average(self) -> FunctionEventAvg:
         total = FunctionEventAvg("Total")
@@ -225,6 +239,7 @@ def _table(
     header: str | None,
     top_level_only: bool,
     time_unit: str | None,
+    with_flops: bool = False,
 ) -> str:
     """PyTorch's table: the same columns, widths, truncation and footer."""
     if not events:
@@ -245,6 +260,12 @@ def _table(
     if shapes_on:
         headers.append("Input Shapes")
         widths.append(shapes_width)
+    counted = [e.flops for e in events if e.flops > 0]
+    if with_flops and counted:  # in the unit of the smallest count
+        power = min(int(math.log10(min(counted)) // 3), 5)
+        scale = 10.0 ** (power * -3.0)
+        headers.append("Total " + ["", "K", "M", "G", "T", "P"][power] + "FLOPs")
+        widths.append(12)
     row = "".join("{:>" + str(w) + "}  " for w in widths)
     sep = "".join("-" * w + "  " for w in widths)
     line_length = sum(w + 2 for w in widths) - 2
@@ -284,6 +305,8 @@ def _table(
         ]
         if shapes_on:
             values.append(str(e.input_shapes)[:shapes_width])
+        if with_flops and counted:
+            values.append(f"{e.flops * scale:8.3f}" if e.flops > 0 else "--")
         lines.append(row.format(*values))
     lines += [sep, f"Self CPU time total: {time(total, _format_time(total))}"]
     return "".join(line + "\n" for line in lines)
@@ -313,7 +336,7 @@ class profile:  # noqa: N801 - PyTorch's spelling
         custom_trace_id_callback: Any = None,
     ) -> None:
         self.enabled = enabled
-        self.record_shapes = record_shapes
+        self.record_shapes, self.with_flops = record_shapes, with_flops
         if use_cuda:
             warn(
                 "The attribute `use_cuda` will be deprecated soon, please use "
@@ -338,7 +361,7 @@ class profile:  # noqa: N801 - PyTorch's spelling
         return self
 
     def _start(self) -> None:
-        self._recorder = _profiling.Recorder(self.record_shapes)
+        self._recorder = _profiling.Recorder(self.record_shapes, self.with_flops)
         # every op through Function.apply, every node through run_next
         self._fast_before, _fastpath.enabled = _fastpath.enabled, False
         self._origin_ns = perf_counter_ns()
@@ -351,6 +374,7 @@ class profile:  # noqa: N801 - PyTorch's spelling
         recorder, self._recorder = self._recorder, None
         if recorder is not None:
             self.function_events = _events(recorder, self._origin_ns)
+            self.function_events._with_flops = self.with_flops
 
     def __exit__(self, *exc: Any) -> None:
         if not self.enabled:

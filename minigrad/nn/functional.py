@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _profiling
 from .._generator import default_generator
 from .._tensor import Tensor
 from .._views_inplace import bump_version
@@ -210,7 +211,9 @@ def _conv_function(k: int) -> Any:
         dilation: Any = 1,
         groups: int = 1,
     ) -> Tensor:
-        return _conv(k, input, weight, bias, stride, padding, dilation, groups)
+        # PyTorch's profile: aten::conv2d around the convolution it runs
+        args = (input, weight, bias, stride, padding, dilation, groups)
+        return _profiling.composite(f"aten::conv{k}d", args, _conv, k, *args)
 
     conv.__name__ = conv.__qualname__ = f"conv{k}d"
     conv.__doc__ = f"A {k}-d convolution (cross-correlation, as PyTorch's)."
