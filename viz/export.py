@@ -669,6 +669,14 @@ def _restyled(old: dict[str, str], style: dict[str, str]) -> dict[str, str]:
 
 
 # ----------------------------------------------------------------- captions
+# Roles that paint edges (the widget's legend draws their swatch as a line,
+# a bottom border): a key shows them as a bar of the edge's colour, not as a
+# node's box (which read as "the node running now").
+LINE_ROLES = frozenset(
+    role for role, style, _text in ROLE_TEXT if style.startswith("border-bottom")
+)
+
+
 def legend_roles() -> list[tuple[str, str]]:
     """(role, meaning) of the highlights a frame's legend explains. An error
     frame's caption says so itself; selected and freed are screen-only."""
@@ -756,11 +764,17 @@ def _key_body(
     names = []
     for k, (role, text) in enumerate(roles):
         look = {**base, **_restyled(base, styles.get(role, {}))}
+        high = size[1]
+        if role in LINE_ROLES:  # an edge's look: a bar of its colour
+            colour = styles.get(role, {}).get("color", theme.edge)
+            look = {"style": "filled", "fillcolor": colour, "color": colour}
+            look["penwidth"] = "0"
+            high = f"{float(styles.get(role, {}).get('penwidth', 2)) / 72:.3f}"
         attrs = " ".join(f"{key}={quote(v)}" for key, v in sorted(look.items()))
         # (ids of their own: a page holds the caption beside other drawings)
         body.append(
             f'\ts{k} [id="caption-s{k}" shape=box label="" width={size[0]} '
-            f"height={size[1]} fixedsize=true {attrs}]"
+            f"height={high} fixedsize=true {attrs}]"
         )
         shape = f"width={wide + 0.1:.2f} " if column else ""
         label = quote(text + "\\l") if column else quote(text)
@@ -1067,6 +1081,13 @@ class _Caption:
             for role, text, width in self._items():
                 style = styles.get(role, {})
                 canvas.setStrokeColor(_rl_color(style.get("color", theme.muted)))
+                if role in LINE_ROLES:  # (an edge's look: a line of its colour)
+                    canvas.setLineWidth(float(style.get("penwidth", 2)) * pt / 11)
+                    canvas.line(left, y + 0.35 * pt, left + 1.55 * pt, y + 0.35 * pt)
+                    canvas.setFillColor(_rl_color(theme.text))
+                    canvas.drawString(left + 2.0 * pt, y, text)
+                    left += width
+                    continue
                 line = min(float(style.get("penwidth", 1.5)), 4) * pt / 9
                 canvas.setLineWidth(line)
                 canvas.setDash(*([3, 2] if style.get("dashed") == "True" else []))

@@ -479,6 +479,7 @@ def test_stepper_slides_carry_the_title(minigrad, seeds, tmp_path, size, page):
         want = f"Step {k} of {n}" if k else "Before backward"
         assert caption[0][0].startswith(want), (k, caption)
         box = part_boxes(svg)
+        assert ("key" in box) == (k > 0)  # (before backward nothing is lit)
         gap = render.PAGE_GAP_PT
         assert box["caption"][1] == pytest.approx(box["title"][3] + gap, abs=0.05)
         assert box["graph"][1] >= box["caption"][3] + gap - 0.05
@@ -546,3 +547,54 @@ def test_stepper_frames_off_slides_start_with_the_title(minigrad, seeds, tmp_pat
     other = "Another title"  # save(title=) wins over the stepper's
     svg = stepper.save(tmp_path / "o", fmt="svg", title=other) / "frame_001.svg"
     assert svg_texts(svg.read_text(), "caption")[0][0] == other
+
+
+@pytest.mark.parametrize("column", [False, True])
+def test_the_key_draws_a_sent_gradient_as_a_line(column):
+    """The key to a frame's highlights shows "gradient just sent" (an edge's
+    look) as a bar of the edge's colour, the node highlights as boxes; in a
+    column the swatches are one under another, the texts flush left."""
+    from viz import export
+
+    theme = THEMES["light"]
+    styles = export.static_styles(theme)
+    svg = render.svg(export.key_source(theme, styles, column=column))
+    roles = [role for role, _text in export.legend_roles()]
+    swatches, texts = {}, {}
+    for g in ET.fromstring(svg).iter(f"{NS}g"):
+        gid = g.get("id") or ""
+        if gid.startswith("caption-s"):
+            shape = next(e for e in g if e.tag in (f"{NS}polygon", f"{NS}path"))
+            nums = [
+                float(v)
+                for v in re.findall(r"-?[\d.]+", shape.get("points") or shape.get("d"))
+            ]
+            xs, ys = nums[0::2], nums[1::2]
+            role = roles[int(gid.removeprefix("caption-s"))]
+            swatches[role] = (min(xs), min(ys), max(xs), max(ys))
+            fill = shape.get("fill")
+            if role in export.LINE_ROLES:
+                assert fill == styles[role]["color"]
+        elif gid.startswith("caption-t"):
+            text = next(g.iter(f"{NS}text"))
+            texts[gid] = (
+                float(text.get("x")),
+                float(text.get("y")),
+                text.get("text-anchor"),
+            )
+    assert set(swatches) == set(roles) and "flow" in export.LINE_ROLES
+    heights = {role: y1 - y0 for role, (_x0, y0, _x1, y1) in swatches.items()}
+    assert heights["flow"] < 5  # a line
+    assert min(h for role, h in heights.items() if role != "flow") > 15  # boxes
+    lefts = {round(x0, 1) for x0, _y0, _x1, _y1 in swatches.values()}
+    tops = {
+        round(y0) for role, (_x0, y0, _x1, _y1) in swatches.items() if role != "flow"
+    }
+    if column:
+        assert len(lefts) == 1 and len(tops) == len(roles) - 1
+        starts = {
+            round(x) if anchor == "start" else None for x, _y, anchor in texts.values()
+        }
+        assert len(starts) == 1 and None not in starts  # flush left, one edge
+    else:
+        assert len(lefts) == len(roles) and len(tops) == 1
