@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import io
+import math
 import os
 import re
 import struct
@@ -1391,18 +1392,32 @@ def _tag_font(size_px: float, bold: bool = False) -> Any:
 
 
 def _middle(points: list[float]) -> tuple[float, float]:
-    """About the middle of a path of cubic Béziers (x0 y0, then 6 numbers a
-    segment): the middle segment's midpoint, or the joint between the two
-    middle ones."""
-    segments = [points[i - 2 : i + 6] for i in range(2, len(points) - 5, 6)]
-    n = len(segments)
-    if n % 2 == 0:
-        return segments[n // 2][0], segments[n // 2][1]
-    x0, y0, x1, y1, x2, y2, x3, y3 = segments[n // 2]
-    return (
-        (x0 + 3 * x1 + 3 * x2 + x3) / 8,
-        (y0 + 3 * y1 + 3 * y2 + y3) / 8,
-    )
+    """The point half way along a path of cubic Béziers (x0 y0, then 6
+    numbers a segment), as the widget finds it (``getPointAtLength`` of
+    half the length): each segment walked in `_MIDDLE_STEPS` straight steps.
+    (The joint between the middle segments can sit at one end of a long
+    curved edge: the tag covered the node there.)"""
+    walk = [(points[0], points[1])]
+    for i in range(2, len(points) - 5, 6):
+        x0, y0 = walk[-1]
+        x1, y1, x2, y2, x3, y3 = points[i : i + 6]
+        for k in range(1, _MIDDLE_STEPS + 1):
+            t = k / _MIDDLE_STEPS
+            a, b, c, d = (1 - t) ** 3, 3 * t * (1 - t) ** 2, 3 * t * t * (1 - t), t**3
+            walk.append(
+                (a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3)
+            )
+    steps = [math.dist(p, q) for p, q in zip(walk, walk[1:])]
+    left = sum(steps) / 2
+    for (p, q), step in zip(zip(walk, walk[1:]), steps):
+        if step >= left and step > 0:
+            share = left / step
+            return p[0] + (q[0] - p[0]) * share, p[1] + (q[1] - p[1]) * share
+        left -= step
+    return walk[-1]
+
+
+_MIDDLE_STEPS = 24  # straight steps a Bézier segment is measured in
 
 
 def _strings(node: Any) -> Any:

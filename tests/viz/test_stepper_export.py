@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import math
 import re
 import struct
 import sys
@@ -735,3 +736,34 @@ def test_folded_frames_say_which_repeat_runs(tmp_path: Path) -> None:
         assert text == frame.folds[fold.id] and (x, y) == pytest.approx(
             (right - 6, top - 5), abs=0.01
         )
+
+
+def test_edge_tags_sit_half_way_along_the_edge() -> None:
+    """A tag goes where the widget puts it: half the edge's length along its
+    path (getPointAtLength), not at the joint between its middle segments,
+    which on a long curved edge can be at one end, over the node there."""
+    # a straight edge in two segments, the joint 3 pt from its start
+    assert export._middle([0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 100, 0]) == (
+        pytest.approx(50),
+        pytest.approx(0, abs=1e-9),
+    )
+
+    def bezier(p: list[float], t: float) -> tuple[float, float]:
+        a, b, c, d = (1 - t) ** 3, 3 * t * (1 - t) ** 2, 3 * t * t * (1 - t), t**3
+        return (
+            a * p[0] + b * p[2] + c * p[4] + d * p[6],
+            a * p[1] + b * p[3] + c * p[5] + d * p[7],
+        )
+
+    # a curved edge of two uneven segments against a fine walk along it
+    path = [0, 0, 0, 80, 40, 120, 60, 120, 70, 120, 75, 118, 80, 110]
+    fine = [bezier(path[0:8], k / 4000) for k in range(4001)]
+    fine += [bezier(path[6:14], k / 4000) for k in range(1, 4001)]
+    steps = [math.dist(p, q) for p, q in zip(fine, fine[1:])]
+    half, run, k = sum(steps) / 2, 0.0, 0
+    while run + steps[k] < half:
+        run += steps[k]
+        k += 1
+    x, y = export._middle(path)
+    assert math.dist((x, y), fine[k]) < 0.5
+    assert math.dist((x, y), (path[6], path[7])) > 20  # not the joint
