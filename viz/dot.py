@@ -523,18 +523,31 @@ def _saved_label(
 
 TITLE_EM = 1.5  # a drawing's title (off slides), to its node names
 
+# Node and rank gaps (inches): the usual ones, and the stepper screen's
+# (``dense``), where the graph shares a laptop's height with the controls:
+# lesson 03's seed graph is 1237x1035 px with the first, 1147x955 with the
+# second (1272x797 with each leaf beside its AccumulateGrad as well:
+# ``leaf_beside``).
+SPACING = {False: ("0.3", "0.35"), True: ("0.2", "0.2")}
+
 
 def _new_digraph(
-    name: str, theme: Theme, rankdir: str, size: str | None, title: str | None = None
+    name: str,
+    theme: Theme,
+    rankdir: str,
+    size: str | None,
+    title: str | None = None,
+    dense: bool = False,
 ):
+    nodesep, ranksep = SPACING[dense]
     graph_attr = {
         "rankdir": rankdir,
         "bgcolor": theme.background,
         "fontname": FONT,
         "fontsize": theme.node_pt,
         "fontcolor": theme.text,
-        "nodesep": "0.3",
-        "ranksep": "0.35",
+        "nodesep": nodesep,
+        "ranksep": ranksep,
         "pad": "0.2",
         "margin": "0",
     }
@@ -796,6 +809,8 @@ def backward_dot(
     slide: bool = False,
     title: str | None = None,
     group: bool = False,
+    dense: bool = False,
+    leaf_beside: bool = False,
 ) -> graphviz.Digraph:
     """The backward graph: grad_fn nodes, AccumulateGrad, leaves, saved tensors.
 
@@ -809,10 +824,13 @@ def backward_dot(
     loop stays one column. ``slide``: lecture-sized text and the legend as one
     row at the bottom; ``title`` above the graph. ``group``: each module's
     nodes (from the parameter names, see `graph.module_of`) in a box named
-    after it.
+    after it. ``dense``: the stepper screen's smaller gaps (`SPACING`);
+    ``leaf_beside``: each leaf beside its AccumulateGrad rather than a rank
+    below it (a rank less at the bottom of most graphs, a wider bottom rank;
+    not in a compact drawing).
     """
     th = lecture(THEMES[theme]) if slide else THEMES[theme]
-    dot = _new_digraph("backward", th, rankdir, size, title)
+    dot = _new_digraph("backward", th, rankdir, size, title, dense)
     p = prefix
     n_drawn = drawn_nodes(g, show_saved)
     if compact is None:
@@ -892,6 +910,10 @@ def backward_dot(
     for f in g.functions.values():
         if f.variable is not None:
             pairs = zip(copies.get(f.id, [f.id]), copies.get(f.variable, [f.variable]))
+            home = box.get(f.id, dot)
+            # (rank=same is only honoured inside one cluster: the leaf's box
+            # is its AccumulateGrad's unless it was given one of its own)
+            beside = leaf_beside and not compact and box.get(f.variable, home) is home
             for fid, tid in pairs:
                 _edge(
                     dot,
@@ -902,6 +924,10 @@ def backward_dot(
                     color=th.colors["leaf"][1],
                     **{"class": "variable"},
                 )
+                if beside:
+                    home.body.append(
+                        f"\t{{rank=same; {_quote(p + fid)}; {_quote(p + tid)}}}\n"
+                    )
     for t in shown:
         if t.producer is not None:
             fid, nr = t.producer
@@ -1306,6 +1332,7 @@ def forward_dot(
     title: str | None = None,
     split_shared: bool | None = None,
     clusters: dict[str, str] | None = None,
+    dense: bool = False,
 ) -> graphviz.Digraph:
     """The forward graph: tensors and the ops between them (``slide``,
     ``title`` and ``split_shared`` as in `backward_dot`: a leaf read by
@@ -1313,7 +1340,7 @@ def forward_dot(
     module path (`graph.forward_clusters`), each module's ops and tensors
     in a box named after it."""
     th = lecture(THEMES[theme]) if slide else THEMES[theme]
-    dot = _new_digraph("forward", th, rankdir, size, title)
+    dot = _new_digraph("forward", th, rankdir, size, title, dense)
     p = prefix
     n_drawn = forward_nodes(fv)
     if compact is None:

@@ -80,6 +80,10 @@ class Options:
     depth: int | None = None  # modules this deep drawn as one box each
     detail: str = "beginner"  # or "expert": every attribute PyTorch saved
     title: str | None = None  # above the graph (slides)
+    # the stepper screen's layout: smaller gaps, leaves beside their
+    # AccumulateGrad (see dot.backward_dot)
+    dense: bool = False
+    leaf_beside: bool = False
     # boxes drawn open: module boxes ("module-fc1") and folds ("fold0") by id
     expand: frozenset[str] = frozenset()
 
@@ -193,6 +197,7 @@ class Drawing:
             prefix=o.id_prefix,
             compact=o.compact,
             detail=o.detail,
+            dense=o.dense,
         )
         graph = self._shown_graph(o)
         group = o.group or o.depth is not None
@@ -204,6 +209,7 @@ class Drawing:
             )
         return backward_dot(
             graph,
+            leaf_beside=o.leaf_beside,
             show_saved=o.show_saved,
             show_attrs=o.show_attrs,
             split_shared=o.split_shared,

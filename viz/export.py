@@ -57,6 +57,7 @@ from .dot import (
 )
 from .drawing import DEFAULT_DPI, Size, check_dpi, check_parent
 from .player import box_states, html_page
+from .stepper import screen_layouts
 from .widgets.roles import PAINT_ORDER
 from .widgets.roles import ROLES as ROLE_TEXT
 
@@ -148,12 +149,17 @@ def save(
     if fmt == "html":  # the player steps both views, whichever is asked for
 
         def svgs_now() -> dict[str, str]:  # (of the drawings a box click shows)
+            # each view as the widget lays it out, and left to right ("view
+            # wide") where the widget would offer that too
             drawings = {"backward": stepper.drawing, "forward": stepper.forward_drawing}
-            return {
-                v: d._svg_for(d._resolved(export=True, **asked))
-                for v in (view, _other(view))
-                for d in [drawings[v]]
-            }
+            given = stepper.rankdir is not None
+            svgs = {}
+            for v in (view, _other(view)):
+                top_down, wide = screen_layouts(drawings[v], given, True, **asked)
+                svgs[v] = top_down
+                if wide:
+                    svgs[f"{v} wide"] = wide
+            return svgs
 
         states = box_states(stepper, svgs_now)
         page = html_page(

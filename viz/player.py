@@ -200,7 +200,10 @@ def html_page(
     title: str | None = None,
 ) -> str:
     """One self-contained page: each drawing once, the frames as JSON, the
-    widget's screen code and ~150 lines of player code. ``states``
+    widget's screen code and ~150 lines of player code. ``svgs``: each view's
+    drawing, and under "<view> wide" the same laid out left to right, which
+    the screen shows instead where it fits better (as the widget does, with
+    the same rules: graph_view.js, arrange). ``states``
     (`box_states`): the drawings clicks on boxes show; ``title``: the
     page's (browser tab) title, the drawings' own title."""
     states = states or {}
@@ -235,6 +238,7 @@ def html_page(
         f'<label><input type="radio" name="mg-view" value="{v}"'
         f"{' checked' if v == 'backward' else ''}> {v}</label> "
         for v in svgs
+        if v in VIEWS  # ("backward wide": the same view laid out left to right)
     )
     by_state = {"": svgs, **{k: st["svgs"] for k, st in states.items() if k}}
     drawings = "".join(

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from . import render
 from .dot import beginner_attrs, blank_grad
 from .drawing import Drawing, Options
 from .graph import (
@@ -794,14 +795,24 @@ class BackwardStepper:
         theme: str | None = None,
         rankdir: str | None = None,
     ) -> str:
-        """The drawing as laid out once (``theme`` overrides the stepper's,
-        unless one was given explicitly to the stepper; ``rankdir`` lays it
-        out in another direction, with the same ids)."""
+        """The drawing as the widget shows it, laid out once (``theme``
+        overrides the stepper's, unless one was given explicitly to the
+        stepper; ``rankdir`` lays it out in another direction, with the same
+        ids). It is the screen's dense layout (see `dot.backward_dot`): the
+        graph shares a laptop's height with the controls."""
         drawing = self.forward_drawing if view == "forward" else self.drawing
         if self.theme is not None:
             theme = None
-        opts = drawing._resolved(export=False, theme=theme, rankdir=rankdir)
-        return drawing._svg_for(opts)
+        opts = drawing._resolved(export=False, theme=theme, rankdir=rankdir, dense=True)
+        return screen_svg(drawing, opts)
+
+    def wide_svg(self, view: str = "backward", theme: str | None = None) -> str:
+        """`svg` laid out left to right, which the widget shows instead where
+        it fits the room better; "" when none is offered (`screen_layouts`)."""
+        drawing = self.forward_drawing if view == "forward" else self.drawing
+        if self.theme is not None:
+            theme = None
+        return screen_layouts(drawing, self.rankdir is not None, theme=theme)[1]
 
     def picture(self, view: str = "backward") -> str:
         """The frame on display as one static SVG (the roles' classes and
@@ -864,6 +875,57 @@ class BackwardStepper:
     def __repr__(self) -> str:
         state = "done" if self.done else f"{self.step} of about {self.total} nodes run"
         return f"<BackwardStepper: {state}, showing frame {self.position}>"
+
+
+# A drawing of more nodes is offered in its one direction only, and with its
+# leaves below their AccumulateGrad: a second layout of a big graph costs more
+# than it gains (a long loop laid out left to right is a strip far wider than
+# any screen).
+WIDE_MAX_NODES = 80
+# The room the stepper's view has in JupyterLab 4 at 1366x768 (default layout,
+# file browser open; px), and the view's least zoom (graph_view.js, MIN_ZOOM):
+# of its two dense drawings the screen is given the one that fits this room
+# best (`screen_svg`).
+SCREEN_ROOM = (932, 577)
+SCREEN_MIN_ZOOM = 0.7
+
+
+def screen_svg(drawing: Drawing, opts: Options) -> str:
+    """The stepper screen's drawing in ``opts``' direction: the dense layout
+    (see `dot.backward_dot`) with each leaf beside its AccumulateGrad or a
+    rank below it, whichever fits `SCREEN_ROOM` best: whole at
+    `SCREEN_MIN_ZOOM` first, then as wide as the room at that zoom (no
+    sideways panning), then at the larger scale. Lesson 03's seed graph:
+    beside, 1272x797 px, whole (below: 1147x955); lesson 10's, whose three
+    leaves share the bottom rank: below, 1136x611, whole (beside: 1437x469);
+    lesson 11's loop: below, 1216x1299, across (beside: 1436x1191)."""
+    below = drawing._svg_for(dataclasses.replace(opts, dense=True, leaf_beside=False))
+    if drawing.view != "backward" or below.count('class="node') > WIDE_MAX_NODES:
+        return below  # (node kinds follow the class's first word)
+    beside = drawing._svg_for(dataclasses.replace(opts, dense=True, leaf_beside=True))
+
+    def fit(svg: str) -> tuple[bool, bool, float]:
+        w, h = (size * 4 / 3 for size in render.svg_size(svg))  # pt -> px
+        scale = min(SCREEN_ROOM[0] / w, SCREEN_ROOM[1] / h)
+        return scale >= SCREEN_MIN_ZOOM, SCREEN_ROOM[0] / w >= SCREEN_MIN_ZOOM, scale
+
+    return beside if fit(beside) >= fit(below) else below
+
+
+def screen_layouts(
+    drawing: Drawing, direction_given: bool, export: bool = False, **options: Any
+) -> tuple[str, str]:
+    """The stepper screen's drawing (`screen_svg`) as laid out, and the same
+    drawing left to right: the widget and the HTML player show whichever fits
+    their room (graph_view.js, arrange). The second is "" when the stepper
+    was given a direction (``rankdir=``) or the drawing has more than
+    `WIDE_MAX_NODES` nodes. ``options`` override the drawing's (``theme``...;
+    ``export``: as in a saved file)."""
+    opts = drawing._resolved(export=export, **options)
+    top_down = screen_svg(drawing, opts)
+    if direction_given or top_down.count('class="node') > WIDE_MAX_NODES:
+        return top_down, ""
+    return top_down, screen_svg(drawing, dataclasses.replace(opts, rankdir="LR"))
 
 
 SMALL_TENSOR = 4  # up to this many numbers, values are drawn; else the shape

@@ -164,7 +164,7 @@ def test_widget_controls_and_traitlets_drive_the_stepper() -> None:
     assert widget.graph.panel["title"].startswith("MeanBackward0")
     widget.graph.selected = ""  # Esc or a click on the background
     assert widget.graph.panel["step"] == "Step 8 of 8"
-    forward_svg = stepper.forward_drawing.svg()
+    forward_svg = stepper.svg("forward")  # (the screen's dense layout)
     widget.view_toggle.value = "forward"
     # the view maps backward ids to the forward drawing with `leaf_of`
     assert widget.graph.view == "forward" and widget.graph.svg == forward_svg

@@ -543,7 +543,8 @@ def test_stepper_frames_off_slides_start_with_the_title(minigrad, seeds, tmp_pat
         assert p.count(TITLE.encode()) == 1
     page = stepper.save(tmp_path / "s.html").read_text(encoding="utf-8")
     assert f"<title>{TITLE}</title>" in page
-    assert page.count(f">{TITLE}</text>") == 2  # the backward and forward drawings
+    # the backward and forward drawings, each also laid out left to right
+    assert page.count(f">{TITLE}</text>") == 4
     other = "Another title"  # save(title=) wins over the stepper's
     svg = stepper.save(tmp_path / "o", fmt="svg", title=other) / "frame_001.svg"
     assert svg_texts(svg.read_text(), "caption")[0][0] == other

@@ -9,6 +9,10 @@ const ROLES = /*ROLES*/[]; // filled in from viz/widgets/roles.py
 const MIN_ZOOM = 0.7; // 10 pt node text stays >= 9 px on screen
 const MAX_ZOOM = 4;
 const MARGIN = 24; // px kept between the followed node and the viewport edge
+// Below the graph the panel gets at least this much of the visible height
+// (a step's saved tensors and grads); with less, it floats over the graph.
+const PANEL_ROOM = 260;
+const HINT = "drag: pan · Ctrl+wheel or pinch: zoom · click: details";
 const KEYS = {
   ArrowRight: "next", PageDown: "next", ArrowLeft: "prev", PageUp: "prev",
   Home: "reset", End: "end", " ": "play",
@@ -30,16 +34,24 @@ function pageIsDark() {
 
 export function mount(model, root) {
   root.classList.add("mg-stepper");
+  // the view's buttons and the ready queue share one row (the queue clipped
+  // at its end, all of it in its tooltip): the graph gets the height
+  const bar = tag("div", "mg-bar");
   const toolbar = tag("div", "mg-toolbar");
   const queue = tag("div", "mg-queue");
+  bar.append(toolbar, queue);
   const main = tag("div", "mg-main");
   const view = tag("div", "mg-graph");
   view.tabIndex = 0; // focusable, so the keys reach it
+  view.title = HINT;
   const box = tag("div", "mg-svg");
   const panel = tag("div", "mg-panel");
+  // shown when the panel floats over the graph (arrange): it hides or shows it
+  const panelToggle = tag("button", "mg-panel-toggle");
+  panelToggle.type = "button";
   view.appendChild(box);
-  main.append(view, panel);
-  root.append(toolbar, queue, main);
+  main.append(view, panel, panelToggle);
+  root.append(bar, main);
 
   // ------------------------------------------------------------ viewport
   // screen = content * k + (x, y), content in the SVG's CSS pixels
@@ -84,8 +96,14 @@ export function mount(model, root) {
   function clampK(k) {
     return Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, k));
   }
+  // The zoom that shows a w x h drawing whole in a w0 x h0 room, with 3% to
+  // spare when that still leaves it at MIN_ZOOM or more (arrange's test).
+  function wholeScale(w0, h0, w, h) {
+    const s = Math.min(w0 / w, h0 / h);
+    return s * 0.97 >= MIN_ZOOM ? s * 0.97 : s;
+  }
   function fitScale() {
-    const s = Math.min(view.clientWidth / vp.w, view.clientHeight / vp.h) * 0.97;
+    const s = wholeScale(view.clientWidth, view.clientHeight, vp.w, vp.h);
     return clampK(Math.min(s, 1.5));
   }
   function fit(smooth) {
@@ -142,15 +160,18 @@ export function mount(model, root) {
       r = Math.min(r, q.right);
       b = Math.min(b, q.bottom);
     }
-    if (r - l < 40 || b - t < 40) {
-      return { l: 0, t: 0, r: view.clientWidth, b: view.clientHeight };
-    }
     // into viewport pixels; the border is outside the content box
     const x = v.left + view.clientLeft;
     const y = v.top + view.clientTop;
+    // a panel floating over the graph hides the strip it covers
+    const cover = panelOpen() && main.classList.contains("mg-over")
+      ? panel.getBoundingClientRect().left : Infinity;
+    if (r - l < 40 || b - t < 40) {
+      return { l: 0, t: 0, r: Math.min(view.clientWidth, cover - x), b: view.clientHeight };
+    }
     return {
       l: Math.max(0, l - x), t: Math.max(0, t - y),
-      r: Math.min(view.clientWidth, r - x), b: Math.min(view.clientHeight, b - y),
+      r: Math.min(view.clientWidth, r - x, cover - x), b: Math.min(view.clientHeight, b - y),
     };
   }
   // The margin kept around followed elements of height `h`: smaller when the
@@ -216,10 +237,12 @@ export function mount(model, root) {
     button("−", "zoom out (-)", "mg-zoom-out", () => zoomAt(vp.k / 1.25, ...center(), true)),
     button("+", "zoom in (+)", "mg-zoom-in", () => zoomAt(vp.k * 1.25, ...center(), true)),
     zoomText, followLabel,
-    tag("span", "mg-hint", "drag: pan · Ctrl+wheel or pinch: zoom · click: details"),
   );
+  const hint = tag("span", "mg-hint", "?");
+  hint.title = HINT;
+  toolbar.appendChild(hint);
   const openedRow = tag("div", "mg-opened"); // the boxes opened, each closes again
-  root.insertBefore(openedRow, queue);
+  root.insertBefore(openedRow, main);
 
   // ------------------------------------------------------------- drawing
   const byId = (id) => box.querySelector(`[id="${CSS.escape(model.get("prefix") + id)}"]`);
@@ -229,15 +252,42 @@ export function mount(model, root) {
   // ------------------------------------------------------------ arrangement
   // The screen has room of one shape and the graph another: the view shows
   // the drawing as laid out (top to bottom) or, when the kernel offers it, the
-  // same drawing left to right ("wide_svg"), with the panel beside the graph
-  // or below it, and grows taller up to what a reader sees of the page under
-  // the controls. The first of these that shows the whole graph at MIN_ZOOM or
-  // more wins, in this order: as laid out with the panel beside, then below,
-  // then left to right beside, then below. If none does, the drawing as laid
-  // out, with the panel beside if the graph's width fits there at MIN_ZOOM,
-  // else below: the view then pans along the pass only (top to bottom).
+  // same drawing left to right ("wide_svg"), and grows taller up to what a
+  // reader sees of the page under the controls. The panel goes beside the
+  // graph, below it when both still fit the visible height (the panel with
+  // PANEL_ROOM px at least), or else floats over the graph's right side
+  // (hidden before the first step, shown while a node runs or is selected;
+  // its button hides or shows it, and the view follows the running node in
+  // the part it leaves uncovered). The first of these that shows the whole
+  // graph at MIN_ZOOM or more wins, in this order: beside (as laid out, then
+  // left to right), below (the same), over (the same). If none does, the
+  // drawing as laid out, beside if its width fits there at MIN_ZOOM, else
+  // under the floating panel: the view then pans along the pass.
   let shown = -1; // which layout is in the view (0: svg, 1: wide_svg)
   let roomWidth = -1; // the width the arrangement was made for
+  let panelChoice = null; // the reader's show / hide of a floating panel
+
+  function panelOpen() {
+    if (panelChoice !== null) return panelChoice;
+    return Boolean(model.get("step") || model.get("selected"));
+  }
+  function showPanel() {
+    const over = main.classList.contains("mg-over");
+    const open = panelOpen();
+    main.classList.toggle("mg-panel-hidden", over && !open);
+    panelToggle.textContent = open ? "details ▸" : "◂ details";
+    panelToggle.title = open ? "hide the details (the graph under them shows)"
+      : "show the running or clicked node's details over the graph";
+  }
+  panelToggle.addEventListener("click", () => {
+    panelChoice = !panelOpen();
+    showPanel();
+    // hidden, the fitted view may show the whole graph again (the follow had
+    // panned the running node clear of the panel)
+    if (vp.mode === "fit") fit(true);
+    else follow(true);
+  });
+  panelToggle.addEventListener("pointerdown", (ev) => ev.stopPropagation());
 
   // natural size in CSS px (Graphviz writes pt), read from the SVG's own tag
   function naturalSize(text) {
@@ -269,35 +319,54 @@ export function mount(model, root) {
       }
     }
     const above = view.getBoundingClientRect().top - block.getBoundingClientRect().top;
-    return Math.max(base, seen - above - 12);
+    return Math.max(base, seen - above - 4);
+  }
+  const PLACES = ["beside", "below", "over"];
+  function place(where) {
+    main.classList.toggle("mg-stacked", where !== "beside");
+    main.classList.toggle("mg-over", where === "over");
   }
   function arrange() {
     const sizes = layouts();
     if (!main.clientWidth || !sizes[0]) return 0;
     view.style.height = "";
+    panel.style.maxHeight = "";
+    place("beside");
     const base = view.clientHeight; // the stylesheet's height
     const high = room(base);
     const width = {};
-    for (const below of [false, true]) { // (the panel may wrap below anyway)
-      main.classList.toggle("mg-stacked", below);
-      width[below] = view.clientWidth;
+    for (const where of PLACES) { // (the panel may wrap below anyway)
+      place(where);
+      width[where] = view.clientWidth;
     }
+    const wrapped = width.beside === width.below; // no room beside at all
     const options = [];
-    sizes.forEach((size, layout) => {
-      if (!size) return;
-      for (const below of [false, true]) {
-        const w = width[below];
-        const s = Math.min(w / size.w, high / size.h) * 0.97;
-        options.push({ layout, below, s, whole: s >= MIN_ZOOM, size,
+    for (const where of PLACES) {
+      if (where === "beside" && wrapped) continue;
+      sizes.forEach((size, layout) => {
+        if (!size) return;
+        const w = width[where];
+        const h = where === "below" ? high - PANEL_ROOM : high;
+        const s = wholeScale(w, h, size.w, size.h);
+        options.push({ layout, where, s, h, whole: s >= MIN_ZOOM, size,
           across: size.w * MIN_ZOOM <= w });
-      }
-    });
+      });
+    }
     const best = options.find((o) => o.whole) ||
-      options.find((o) => o.layout === 0 && (o.across || o.below));
+      options.find((o) => o.layout === 0 && o.where === "beside" && o.across) ||
+      options.find((o) => o.layout === 0 && o.where === "over");
     root.dataset.whole = best.whole ? "1" : "";
-    main.classList.toggle("mg-stacked", best.below);
-    // taller than the stylesheet's only when the graph needs it
-    if (best.size.h * clampK(Math.min(best.s, 1.5)) > base) view.style.height = `${high}px`;
+    root.dataset.place = best.where;
+    place(best.where);
+    // taller than the stylesheet only when the graph needs it; below, the
+    // panel keeps the rest of the visible height
+    const needed = best.size.h * clampK(Math.min(best.s, 1.5));
+    if (best.where === "below") {
+      const h = Math.min(best.h, Math.max(needed + 8, 200));
+      view.style.height = `${h}px`;
+      panel.style.maxHeight = `${Math.max(PANEL_ROOM, high - h - 8)}px`;
+    } else if (needed > base) view.style.height = `${high}px`;
+    showPanel();
     roomWidth = main.clientWidth;
     root.dataset.room = String(roomWidth); // (the tests wait for it)
     return best.layout;
@@ -373,6 +442,7 @@ export function mount(model, root) {
       }
     }
     view.dataset.step = String(model.get("step"));
+    showPanel();
     drawOverlay(ov);
     drawQueue(ov.queue || []);
     drawPanel(model.get("panel") || {});

@@ -19,7 +19,11 @@ const frames = () => (shown ? DATA.states[shown].frames : DATA.frames);
 const boxesOf = (view) => (shown ? DATA.states[shown].boxes : DATA.boxes || {})[view] || {};
 
 // What anywidget's model offers the screen: get / set / on / save_changes / send.
-const state = { svg: svgs[""].backward, boxes: boxesOf("backward"), prefix: DATA.prefix, view: "backward",
+// (each view's drawing, and under "<view> wide" the same laid out left to
+// right where the page has it: the screen picks the one that fits)
+const wideOf = (view) => svgs[shown][`${view} wide`] || "";
+const state = { svg: svgs[""].backward, wide_svg: wideOf("backward"), boxes: boxesOf("backward"),
+  prefix: DATA.prefix, view: "backward",
   leaf_of: DATA.leaf_of, theme: DATA.theme, highlight: {}, overlay: {},
   panel: DATA.frames[0].panel, selected: "", step: 0 };
 const handlers = {};
@@ -120,6 +124,7 @@ function toggleBox({ id }) {
   shown = to;
   model.set("selected", "");
   model.set("boxes", boxesOf(state.view));
+  model.set("wide_svg", wideOf(state.view));
   model.set("svg", svgs[shown][state.view]);
   show(step);
 }
@@ -137,6 +142,7 @@ for (const input of root.querySelectorAll(".mg-viewtoggle input")) {
   input.addEventListener("change", () => {
     state.view = input.value;
     model.set("boxes", boxesOf(input.value));
+    model.set("wide_svg", wideOf(input.value));
     model.set("svg", svgs[shown][input.value]);
     show(step);
   });

@@ -1,6 +1,6 @@
 """The stepper widget: stock ipywidgets controls around a `GraphView`.
 
-Next / Prev / Reset / Run to end, Play with a speed slider, a step slider, a
+Next / Prev / Reset / Run to end, Play with a speed menu, a step slider, a
 backward/forward view toggle and a status line; the `GraphView` below holds the
 viewport, the pass drawn on the picture, the ready queue and the detail panel.
 Every control calls the `BackwardStepper`; the stepper calls `refresh()` after
@@ -25,11 +25,6 @@ import ipywidgets as w
 from ..drawing import fit_html
 from .graph_view import GraphView
 from .roles import role_legend_html
-
-# A drawing of more nodes is offered in its one direction only: a second
-# layout of a big graph costs more than it gains (a long loop laid out left
-# to right is a strip far wider than any screen).
-WIDE_MAX_NODES = 80
 
 # The picture output (see `StepperWidget._ipython_display_`) hides itself when
 # the widget output after it holds a live stepper, and hides that output when
@@ -77,16 +72,23 @@ class StepperWidget(w.VBox):
             "Next ▶", "Right arrow, PageDown", "mg-next", stepper.next
         )
         self.end_button = button("Run to end »", "End", "mg-end", stepper.run_all)
-        self.play = w.Play(value=0, min=0, max=stepper.total, interval=800)
-        self.play._dom_classes = ["mg-play"]
-        self.speed = w.IntSlider(
-            value=800, min=100, max=3000, step=100, description="ms/step",
-            layout=w.Layout(width="230px"),
+        self.play = w.Play(
+            value=0, min=0, max=stepper.total, interval=800, show_repeat=False,
+            layout=w.Layout(width="auto"),
         )  # fmt: skip
-        self._links = [w.jslink((self.speed, "value"), (self.play, "interval"))]
+        self.play._dom_classes = ["mg-play"]
+        # Play's pace in ms per step, named as the HTML player names it (a
+        # slider with its label and number took a third of the row)
+        self.speed = w.Dropdown(
+            options=[("slow", 1600), ("normal", 800), ("fast", 400), ("faster", 150)],
+            value=800, tooltip="Play's speed", layout=w.Layout(width="90px"),
+        )  # fmt: skip
+        # (a Dropdown's value is not synced in the browser: no jslink)
+        self.speed.observe(lambda c: setattr(self.play, "interval", c["new"]), "value")
         self.slider = w.IntSlider(
-            value=0, min=0, max=stepper.total, description="step",
-            continuous_update=False, layout=w.Layout(width="260px"),
+            value=0, min=0, max=stepper.total, tooltip="go to step",
+            continuous_update=False, layout=w.Layout(width="130px"),
+            readout=False,  # (the status just before it says which step)
         )  # fmt: skip
         self.slider._dom_classes = ["mg-slider"]
         self.view_toggle = w.ToggleButtons(
@@ -104,6 +106,8 @@ class StepperWidget(w.VBox):
         self.graph.on_msg(self._on_key)
         self.play.observe(self._on_playing, "playing")
 
+        # one row where the width allows (1366 px screens do): each row of
+        # controls is a row less for the graph on a laptop's height
         wrap = w.Layout(flex_flow="row wrap", align_items="center", width="100%")
         super().__init__(
             [
@@ -111,10 +115,10 @@ class StepperWidget(w.VBox):
                     [
                         self.reset_button, self.prev_button, self.next_button,
                         self.end_button, self.view_toggle, self.status,
+                        self.play, self.speed, self.slider,
                     ],
                     layout=wrap,
                 ),
-                w.HBox([self.play, self.speed, self.slider], layout=wrap),
                 self.errors,
                 self.graph,
                 # below the graph: above it, it would push the graph off a laptop
@@ -166,15 +170,8 @@ class StepperWidget(w.VBox):
     def _wide_svg(self, theme: str | None) -> str:
         """The drawing laid out left to right, for a view whose room is wider
         than the top-to-bottom drawing fits (lesson 04's stepper at 1366x768);
-        "" when the stepper was given a direction, or the graph is too big for
-        a second layout to be worth its time."""
-        s = self.stepper
-        if s.rankdir is not None:
-            return ""
-        top_down = s.svg(self.view_name, theme=theme)
-        if top_down.count('class="node') > WIDE_MAX_NODES:  # (node kinds follow)
-            return ""
-        return s.svg(self.view_name, theme=theme, rankdir="LR")
+        "" when none is offered (`viz.stepper.screen_layouts`)."""
+        return self.stepper.wide_svg(self.view_name, theme=theme)
 
     def _on_select(self, change: dict) -> None:
         self._safely(self._show_selection)
@@ -228,10 +225,11 @@ class StepperWidget(w.VBox):
             self.play.value = s.position
         finally:
             self._updating = False
-        state = "done" if s.done and s.position == s.step else "running"
+        # (only the end says a word: the controls' row has no room to spare)
+        state = " (done)" if s.done and s.position == s.step else ""
         if s.error and s.position == s.step:
-            state = "stopped by an error"
-        self.status.value = f"<b>step {s.position} of {s.total}</b> ({state})"
+            state = " (error)"  # (the panel says which and why)
+        self.status.value = f"<b>step {s.position} of {s.total}</b>{state}"
         self._update_picture()
 
     def redraw(self) -> None:
@@ -289,7 +287,7 @@ class StepperWidget(w.VBox):
         self._picture = None
         if self._picture_timer is not None:
             self._picture_timer.cancel()
-        for child in [*_tree(self), *self._links]:
+        for child in _tree(self):
             if child is not self:
                 child.close()
         super().close()
