@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _device, _views_inplace, function, grad_mode
+from . import _device, _profiling, _views_inplace, function, grad_mode
 from . import _dtype as dt
 from ._tensor_str import tensor_repr
 from ._views_inplace import (
@@ -406,7 +406,7 @@ class TensorBase(ViewsAndInplace):
         return NotImplemented  # only Tensor @ Tensor
 
     def square(self) -> Tensor:
-        return A.PowScalar.apply(self, 2)
+        return _profiling.composite("aten::square", (self,), A.PowScalar.apply, self, 2)
 
     # comparisons give bool tensors and are never differentiable
     def _compare(self, other: Any, op: Callable) -> Tensor:
@@ -654,7 +654,7 @@ class TensorBase(ViewsAndInplace):
     negative_ = neg_
 
     def square_(self) -> Tensor:
-        return self.pow_(2)
+        return _profiling.composite("aten::square_", (self,), self.pow_, 2)
 
     # ----------------------------------- elementwise, one tensor (ops/unary.py)
     def exp(self) -> Tensor:

@@ -271,6 +271,29 @@ def test_inplace_ops_have_pytorchs_names() -> None:
     assert mine["aten::mul_"] == 4 and mine["aten::t_"] == 1
 
 
+def _squares(lib: Any) -> list:
+    """What square, torch.square and square_ record: PyTorch's composite
+    ``aten::square`` (``aten::square_``) around the ``aten::pow`` (``pow_``)
+    it calls, with the input shapes of each."""
+    x, y = lib.tensor([0.5, -1.0], requires_grad=True), lib.ones(2, 3)
+    with lib.profiler.profile(record_shapes=True) as prof:
+        x.square()
+        lib.square(y)
+        y.square_()
+    outer = {None, "aten::square", "aten::square_"}
+    return [
+        (e.name, e.cpu_parent and e.cpu_parent.name, [s for s in e.input_shapes if s])
+        for e in prof.events()
+        if (e.cpu_parent and e.cpu_parent.name) in outer
+    ]
+
+
+def test_square_is_recorded_as_pytorchs_composite() -> None:
+    ours, theirs = _squares(minigrad), _squares(torch)
+    assert ours == theirs
+    assert ("aten::pow_", "aten::square_", [[2, 3]]) in ours
+
+
 def _flops_program(lib: Any) -> Any:
     """The ops PyTorch counts FLOPs of (matrix products, conv2d, mul, add),
     broadcasting, a grouped, strided, dilated convolution, an unbatched one

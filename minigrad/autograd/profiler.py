@@ -7,7 +7,7 @@ clock, ``perf_counter_ns``), and ``record_function("name")`` blocks;
 What it names: ``aten::mm`` for the op whose node is ``MmBackward0`` (one range
 per op; PyTorch's composite ops also record the ATen ops they call, e.g.
 ``aten::linear`` around ``aten::t`` and ``aten::addmm``, and minigrad records
-only the op it runs, but for ``conv2d``: ``_profiling.composite``),
+only the op it runs, but for ``square`` and ``conv2d``: ``_profiling.composite``),
 a user's Function by its class, and in backward
 ``autograd::engine::evaluate_function: XBackward0`` around ``XBackward0`` (the
 formula). A formula that runs on numpy arrays records no ops inside its node;

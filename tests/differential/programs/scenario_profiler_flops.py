@@ -2,7 +2,8 @@
 # products, conv2d (grouped, strided, dilated, padded; none for an unbatched
 # input), mul and add (broadcasting: the first operand's elements), none for
 # the other ops; key_averages sums them; the table's last column is PyTorch's
-# "Total FLOPs" (in the unit of the smallest count).
+# "Total FLOPs" (in the unit of the smallest count). square and square_ are
+# PyTorch's composite aten::square / aten::square_ around aten::pow / pow_.
 # (Only top-level events are printed: PyTorch also records what runs inside
 # its ops; times differ, so no time is printed.)
 import torch
@@ -28,9 +29,12 @@ with torch.profiler.profile(with_flops=True) as prof:
     a - 1
     a.sin()
     a.mm(b)
+    c.square()
+    c.square_()
 for e in prof.events():
     if e.cpu_parent is None:
-        print(e.name, e.flops)
+        kids = [k.name for k in e.cpu_children if k.name in ("aten::pow", "aten::pow_")]
+        print(e.name, e.flops, kids)
 for e in sorted(prof.key_averages(), key=lambda e: e.key):
     if e.cpu_parent is None:
         print(e.key, e.count, e.flops)
