@@ -70,7 +70,7 @@ class Add(BinaryOp):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         if ctx.alpha == 1:  # then alpha was not an argument
             return g, g
-        return g, g * ctx.alpha, None
+        return g, f.scale(g, ctx.alpha), None
 
 
 class Sub(BinaryOp):
@@ -90,7 +90,7 @@ class Sub(BinaryOp):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         if ctx.alpha == 1:  # then alpha was not an argument
             return g, -g
-        return g, g * -ctx.alpha, None
+        return g, f.scale(-g, ctx.alpha), None
 
 
 class RsubTensor(BinaryOp):
@@ -107,7 +107,7 @@ class RsubTensor(BinaryOp):
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        return (-g if ctx.alpha == 1 else g * -ctx.alpha), g, None
+        return (-g if ctx.alpha == 1 else f.scale(-g, ctx.alpha)), g, None
 
 
 class RsubScalar(Op):
@@ -144,7 +144,11 @@ class Mul(BinaryOp):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (g * b if need_a else None), (g * a if need_b else None)
+        # other's first: PyTorch's generated backward makes the gradients in
+        # the order of its inputs' names, sorted (a create_graph graph numbers
+        # its nodes in that order)
+        gb = g * a if need_b else None
+        return (g * b if need_a else None), gb
 
 
 class AddScalar(Op):
@@ -190,7 +194,7 @@ class MulScalar(Op):
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        return g * ctx.other, None
+        return f.scale(g, ctx.other), None
 
 
 class Div(BinaryOp):
@@ -208,7 +212,12 @@ class Div(BinaryOp):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (g / b if need_a else None), (-g * (a / b / b) if need_b else None)
+        gb = None
+        if need_b:  # other's first, as Mul's
+            # (PyTorch's C++ computes an operator's right operand first)
+            q = a / b / b
+            gb = -g * q
+        return (g / b if need_a else None), gb
 
 
 class DivMode(BinaryOp):
@@ -242,8 +251,11 @@ class DivMode(BinaryOp):
         if ctx.rounding_mode is not None:  # constants, as PyTorch's zeros
             zero = f.zeros(f.data(g).shape, g)
             return (zero if need_a else None), (zero if need_b else None), None
-        ga = g / b if need_a else None
-        return ga, (-g * (a / b / b) if need_b else None), None
+        gb = None
+        if need_b:  # as Div's
+            q = a / b / b
+            gb = -g * q
+        return (g / b if need_a else None), gb, None
 
 
 def power(x: np.ndarray, e: Any) -> Any:
@@ -303,9 +315,11 @@ class Remainder(BinaryOp):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         rounding = ctx._forward_cls.rounding
-        return (g if need_a else None), (
-            -g * f.div_mode(a, b, rounding) if need_b else None
-        )
+        gb = None
+        if need_b:  # (PyTorch's C++ computes an operator's right operand first)
+            q = f.div_mode(a, b, rounding)
+            gb = -g * q
+        return (g if need_a else None), gb
 
 
 class Fmod(Remainder):
@@ -462,10 +476,10 @@ class PowTensor(BinaryOp):
         x, e = f.data(a), f.data(b)
         zero = f.constant(np.zeros((), f.data(g).dtype), g)
         ga = gb = None
+        if need_b:  # the exponent's first, as Mul's other's
+            gb = g * f.where((x == 0) & (e >= 0), zero, result * f.log(a))
         if need_a:
             ga = f.where(e == 0, zero, g * (b * a ** f.sub_scalar(b, 1)))
-        if need_b:
-            gb = g * f.where((x == 0) & (e >= 0), zero, result * f.log(a))
         return ga, gb
 
 
@@ -544,7 +558,11 @@ class Addcdiv(Op):
         _, need_1, need_2 = ctx.needs_input_grad[:3]
         v = ctx.value
         g1 = g * f.number_over(v, t2) if need_1 else None
-        g2 = -g * (f.scale(t1, v) / (t2 * t2)) if need_2 else None
+        g2 = None
+        if need_2:  # (PyTorch's C++ computes an operator's right operand first)
+            t2t2 = t2 * t2
+            q = f.scale(t1, v) / t2t2
+            g2 = -g * q
         return g, g1, g2, None
 
 
@@ -563,11 +581,8 @@ class Lerp(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         w = ctx.weight
         need_a, need_b = ctx.needs_input_grad[:2]
-        return (
-            (f.scale(g, 1 - w) if need_a else None),
-            (f.scale(g, w) if need_b else None),
-            None,
-        )
+        gb = f.scale(g, w) if need_b else None  # end's first, as Mul's other's
+        return (f.scale(g, 1 - w) if need_a else None), gb, None
 
 
 class LerpTensor(Op):
@@ -585,11 +600,10 @@ class LerpTensor(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b, w = ctx.saved_tensors
         need_a, need_b, need_w = ctx.needs_input_grad
-        return (
-            g * f.number_minus(1, w) if need_a else None,
-            g * w if need_b else None,
-            g * (b - a) if need_w else None,
-        )
+        # by name, as Mul's: end's, self's, weight's
+        gb = g * w if need_b else None
+        ga = g * f.number_minus(1, w) if need_a else None
+        return ga, gb, (g * (b - a) if need_w else None)
 
 
 # what _formula's helpers record on Tensors (it imports no op family)
@@ -615,7 +629,7 @@ class DivScalar(Op):
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        return g / ctx.other, None
+        return f.div_scalar(g, ctx.other), None
 
 
 register(

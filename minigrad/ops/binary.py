@@ -40,7 +40,8 @@ class Atan2(BinaryOp):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        recip = f.reciprocal(a * a + b * b)
+        bb = b * b  # (PyTorch's C++ computes an operator's right operand first)
+        recip = f.reciprocal(a * a + bb)
         recip = f.masked_fill(recip, f.data(recip) == np.inf, 0)  # atan2(0, 0)
         return (g * b * recip if need_a else None), (g * -a * recip if need_b else None)
 
@@ -60,9 +61,9 @@ class Logaddexp(BinaryOp):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        with np.errstate(over="ignore"):
-            ga = g / f.add_scalar(f.exp(b - a), 1) if need_a else None
+        with np.errstate(over="ignore"):  # other's first, as Mul's
             gb = g / f.add_scalar(f.exp(a - b), 1) if need_b else None
+            ga = g / f.add_scalar(f.exp(b - a), 1) if need_a else None
         return ga, gb
 
 
@@ -81,9 +82,8 @@ class Hypot(BinaryOp):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b, result = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (g * a / result if need_a else None), (
-            g * b / result if need_b else None
-        )
+        gb = g * b / result if need_b else None  # other's first, as Mul's
+        return (g * a / result if need_a else None), gb
 
 
 class Xlogy(BinaryOp):
@@ -101,14 +101,14 @@ class Xlogy(BinaryOp):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         ga = gb = None
+        if need_b:  # other's first, as Mul's
+            gb = g * a / b
         if need_a:
             x, y = f.data(a), f.data(b)
             zero = np.broadcast_to(
                 (x == 0) & (y <= 0), np.broadcast_shapes(x.shape, y.shape)
             )
             ga = f.masked_fill(f.xlogy(g, b), zero, 0)
-        if need_b:
-            gb = g * a / b
         return ga, gb
 
 
@@ -162,9 +162,8 @@ def _pick_grads(ctx: Ctx, g: Grad, a_wins: Any) -> tuple:
     need_a, need_b = ctx.needs_input_grad
     x, y = f.data(a), f.data(b)
     picked_a = np.broadcast_to(a_wins(x, y) | np.isnan(y), np.broadcast(x, y).shape)
-    ga = f.masked_fill(g, ~picked_a, 0) if need_a else None
-    gb = f.masked_fill(g, picked_a, 0) if need_b else None
-    return ga, gb
+    gb = f.masked_fill(g, picked_a, 0) if need_b else None  # other's first, as Mul's
+    return (f.masked_fill(g, ~picked_a, 0) if need_a else None), gb
 
 
 class Fmax(BinaryOp):

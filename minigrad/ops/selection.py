@@ -75,9 +75,10 @@ class Where(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         (c,) = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad[:2]
-        ga = f.where(c, g, 0) if need_a else None
+        # other's first: PyTorch's generated backward makes the gradients in
+        # the order of its inputs' names, sorted
         gb = f.where(c, 0, g) if need_b else None
-        return ga, gb, None
+        return (f.where(c, g, 0) if need_a else None), gb, None
 
 
 def where(condition: Any, input: Any, other: Any) -> Any:
@@ -114,7 +115,7 @@ class MaskedFill(Op):
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
         (mask,) = ctx.saved_tensors
-        return f.where(mask, 0, g), None, None
+        return f.masked_fill(g, f.data(mask), 0), None, None
 
 
 class MaskedFillTensor(Op):
@@ -141,8 +142,8 @@ class MaskedFillTensor(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         (mask,) = ctx.saved_tensors
         need_a, need_v = ctx.needs_input_grad[:2]
-        ga = f.where(mask, 0, g) if need_a else None
-        gv = f.where(mask, g, 0).sum() if need_v else None
+        ga = f.masked_fill(g, f.data(mask), 0) if need_a else None
+        gv = masked_select(g, mask).sum() if need_v else None
         return ga, gv, None
 
 
@@ -160,10 +161,10 @@ def _choice_grads(ctx: Ctx, g: Any, a_loses: Any, b_loses: Any) -> tuple:
     x, y = f.data(a), f.data(b)
     need_a, need_b = ctx.needs_input_grad
     ga = gb = None
+    if need_b:  # other's first, as Where's
+        gb = f.masked_fill(f.where(x == y, f.div_scalar(g, 2), g), b_loses(x, y), 0)
     if need_a:
         ga = f.masked_fill(f.where(x == y, f.div_scalar(g, 2), g), a_loses(x, y), 0)
-    if need_b:
-        gb = f.masked_fill(f.where(x == y, f.div_scalar(g, 2), g), b_loses(x, y), 0)
     return ga, gb
 
 
@@ -316,15 +317,14 @@ class ClampTensor(Op):
         lo = None if lo is None else f.data(lo)
         hi = None if hi is None else f.data(hi)
         need_a, need_lo, need_hi = ctx.needs_input_grad
-        ga = f.where(_inside(x, lo, hi), g, 0) if need_a else None
-        glo = ghi = None
+        glo = ghi = None  # the bounds' first, as Where's other's ("min, max" < "self")
         if need_lo:
             took_lo = x < lo if hi is None else (x < lo) & (lo < hi)
             glo = f.where(took_lo, g, 0)
         if need_hi:
             took_hi = x > hi if lo is None else (x > hi) | (hi < lo)
             ghi = f.where(took_hi, g, 0)
-        return ga, glo, ghi
+        return (f.where(_inside(x, lo, hi), g, 0) if need_a else None), glo, ghi
 
 
 class ClampMinTensor(Op):
@@ -342,10 +342,8 @@ class ClampMinTensor(Op):
         a, lo = ctx.saved_tensors
         keep = f.data(a) >= f.data(lo)
         need_a, need_lo = ctx.needs_input_grad
-        return (
-            f.where(keep, g, 0) if need_a else None,
-            f.where(keep, 0, g) if need_lo else None,
-        )
+        glo = f.where(~keep, g, 0) if need_lo else None  # min's first, as Where's
+        return (f.where(keep, g, 0) if need_a else None), glo
 
 
 class ClampMaxTensor(Op):
@@ -363,10 +361,8 @@ class ClampMaxTensor(Op):
         a, hi = ctx.saved_tensors
         keep = f.data(a) <= f.data(hi)
         need_a, need_hi = ctx.needs_input_grad
-        return (
-            f.where(keep, g, 0) if need_a else None,
-            f.where(keep, 0, g) if need_hi else None,
-        )
+        ghi = f.where(~keep, g, 0) if need_hi else None  # max's first, as Where's
+        return (f.where(keep, g, 0) if need_a else None), ghi
 
 
 _ABSENT: list = []
@@ -429,6 +425,14 @@ class MaskedSelect(Op):
         _, mask = ctx.saved_tensors
         zeros = f.zeros(ctx.shape, g)
         return masked_scatter(zeros, mask, g), None
+
+
+def masked_select(x: Any, mask: Any) -> Any:
+    """``x.masked_select(mask)`` on arrays or Tensors (for formulas)."""
+    if isinstance(x, f.ndarray):
+        shape = broadcast_shape(x.shape, f.data(mask).shape)
+        return np.broadcast_to(x, shape)[np.broadcast_to(f.data(mask), shape)]
+    return MaskedSelect.apply(x, (mask,))
 
 
 def masked_scatter(x: Any, mask: Any, source: Any) -> Any:

@@ -109,7 +109,8 @@ class Reciprocal(Op):
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
         (y,) = ctx.saved_tensors
-        return -g * (y * y)
+        yy = y * y  # (PyTorch's C++ computes an operator's right operand first)
+        return -g * yy
 
 
 class Sqrt(Op):
