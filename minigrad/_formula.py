@@ -158,14 +158,18 @@ def unsqueeze(x: Any, dim: int) -> Any:
 
 
 def unsqueeze_dims(g: Any, dims: tuple, ndim: int) -> Any:
-    """Re-insert reduced dims (``keepdim=False`` backward) before expanding; on
-    Tensors one unsqueeze per dim, as PyTorch's unsqueeze_multiple records."""
+    """Re-insert reduced dims (``keepdim=False`` backward) before expanding;
+    ``dims`` as the op was given them. On Tensors as PyTorch's unsqueeze_multiple
+    records it: one dim unsqueezed as given (``sum(-1)``'s node saves -1),
+    several one by one, counted from the front, in increasing order."""
     if not isinstance(g, ndarray):
-        for d in sorted(dims):
+        if len(dims) == 1:
+            return g.unsqueeze(dims[0])
+        for d in sorted(d % ndim for d in dims):
             g = g.unsqueeze(d)
         return g
     shape = list(g.shape)
-    for d in sorted(dims):
+    for d in sorted(d % ndim for d in dims):
         shape.insert(d, 1)
     return g.reshape(tuple(shape))
 
@@ -400,8 +404,9 @@ def sum_dims(x: Any, dims: tuple, keepdim: bool = False) -> Any:
 
 
 def mean_dims(x: Any, dims: tuple, keepdim: bool = False) -> Any:
+    """The mean over ``dims`` (no dims: all of them, as PyTorch's ``mean([])``)."""
     if isinstance(x, ndarray):
-        return np.asarray(x.mean(axis=dims, keepdims=keepdim))
+        return np.asarray(x.mean(axis=dims or None, keepdims=keepdim))
     return x.mean(dims, keepdim=keepdim)
 
 
@@ -411,6 +416,13 @@ def cumsum(x: Any, dim: int) -> Any:
 
 def cumprod(x: Any, dim: int) -> Any:
     return np.cumprod(x, axis=dim) if isinstance(x, ndarray) else x.cumprod(dim)
+
+
+def select(x: Any, dim: int, index: int) -> Any:
+    """``x.select(dim, index)`` (``dim`` may count from the end)."""
+    if isinstance(x, ndarray):
+        return x[(slice(None),) * (dim % x.ndim) + (index,)]
+    return x.select(dim, index)
 
 
 def narrow(x: Any, dim: int, start: int, length: int) -> Any:

@@ -1407,9 +1407,12 @@ class TensorBase(ViewsAndInplace):
         _dims.normalize_dims(dim, self._data.ndim + 1)  # range check
         return self._inplace_view(V.UnsqueezeInplace, dim)
 
-    def squeeze_(self, dim: int | None = None) -> Tensor:
+    def squeeze_(self, dim: int | tuple | None = None) -> Tensor:
         if dim is None:
             return self._inplace_view(V.SqueezeInplace)
+        if not isinstance(dim, int):  # several dims (SqueezeBackward5)
+            _dims.reduce_dims(dim, self._data.ndim)  # range and repeat checks
+            return self._inplace_view(V.SqueezeDimsInplace, tuple(dim))
         _dims.normalize_dims(dim, self._data.ndim)  # range check
         return self._inplace_view(V.SqueezeDimInplace, dim)
 
@@ -1452,9 +1455,12 @@ class TensorBase(ViewsAndInplace):
         _dims.normalize_dims(dim, self._data.ndim + 1)  # range check
         return self._view(V.Unsqueeze, dim)
 
-    def squeeze(self, dim: int | None = None) -> Tensor:
+    def squeeze(self, dim: int | tuple | None = None) -> Tensor:
         if dim is None:
             return self._view(V.Squeeze)
+        if not isinstance(dim, int):  # several dims (SqueezeBackward2)
+            _dims.reduce_dims(dim, self._data.ndim)  # range and repeat checks
+            return self._view(V.SqueezeDims, tuple(dim))
         _dims.normalize_dims(dim, self._data.ndim)  # range check
         return self._view(V.SqueezeDim, dim)
 

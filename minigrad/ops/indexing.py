@@ -244,7 +244,7 @@ class Gather(Op):
                 f"index {int(ids[bad][0])} is out of bounds for dimension {d} with "
                 f"size {xs.shape[d]}"
             )
-        ctx.dim, ctx.sparse_grad, ctx.d = f.u64(dim), False, d
+        ctx.dim, ctx.sparse_grad, ctx.d, ctx.dim_arg = f.u64(dim), False, d, dim
         ctx.save_for_backward(a, index)
         return xs[along_key(ids, d)].reshape(idx.shape)
 
@@ -253,7 +253,8 @@ class Gather(Op):
         a, index = ctx.saved_tensors
         shape, idx = tuple(f.data(a).shape), f.data(index)
         key = along_key(idx.reshape(idx.shape or (1,)), ctx.d)
-        return f.scatter_add_zeros(g, shape, ctx.d, index, key), None, None
+        # (along the dim as given: PyTorch's nodes save -1 for gather(-1, ...))
+        return f.scatter_add_zeros(g, shape, ctx.dim_arg, index, key), None, None
 
 
 def _scatter_target(x: np.ndarray, dim: int, index: Any, src: Any) -> tuple:
@@ -300,7 +301,7 @@ def _scatter(
     (index,) = consts
     x = a._data
     ctx.d, ctx.key = _scatter_target(x, dim, index, src)
-    ctx.dim = f.u64(dim)
+    ctx.dim, ctx.dim_arg = f.u64(dim), dim
     # only src's gradient needs the index when scatter_add's self takes g as is
     keep = not add or ctx.needs_input_grad[3]
     ctx.save_for_backward(index if keep else None)
@@ -334,8 +335,9 @@ class Scatter(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         (index,) = ctx.saved_tensors
         need_a, _, _, need_src = ctx.needs_input_grad
-        ga = f.scatter_value(g, ctx.d, index, ctx.key, 0) if need_a else None
-        gs = f.gather(g, ctx.d, index, ctx.key) if need_src else None
+        # (along the dim as given, as Gather's)
+        ga = f.scatter_value(g, ctx.dim_arg, index, ctx.key, 0) if need_a else None
+        gs = f.gather(g, ctx.dim_arg, index, ctx.key) if need_src else None
         return ga, None, None, gs
 
 
@@ -351,7 +353,7 @@ class ScatterValue(Op):
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
         (index,) = ctx.saved_tensors
-        return f.scatter_value(g, ctx.d, index, ctx.key, 0), None, None, None
+        return f.scatter_value(g, ctx.dim_arg, index, ctx.key, 0), None, None, None
 
 
 class ScatterAdd(Op):
@@ -367,7 +369,7 @@ class ScatterAdd(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         (index,) = ctx.saved_tensors
         need_src = ctx.needs_input_grad[3]
-        gs = f.gather(g, ctx.d, index, ctx.key) if need_src else None
+        gs = f.gather(g, ctx.dim_arg, index, ctx.key) if need_src else None
         return g, None, None, gs
 
 

@@ -93,15 +93,15 @@ class Stack(Op):
                     "stack expects each tensor to be equal size, but got "
                     f"{list(xs[0].shape)} at entry 0 and {list(x.shape)} at entry {i}"
                 )
-        ctx.dim, ctx.d, ctx.n = f.u64(dim), d, len(xs)
+        ctx.dim, ctx.dim_arg, ctx.n = f.u64(dim), dim, len(xs)
         out = np.ascontiguousarray(np.stack(xs, axis=d))  # PyTorch: row-major
         want = result_type(*tensors).np
         return out if out.dtype == want else out.astype(want)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        lead = (slice(None),) * ctx.d
-        return (*[g[lead + (i,)] for i in range(ctx.n)], None)
+        # (selected along the dim as given: PyTorch's nodes save -1 for stack(-1))
+        return (*[f.select(g, ctx.dim_arg, i) for i in range(ctx.n)], None)
 
 
 def tensor_list(tensors: Any, fn: str) -> list:
@@ -226,12 +226,13 @@ class Unbind(Op):
         (ctx.d,) = normalize_dims(dim, x.ndim)
         if x.ndim == 0:
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-        ctx.dim = f.u64(dim)
+        ctx.dim, ctx.dim_arg = f.u64(dim), dim
         return Unbind.view_fn(x, dim)
 
     @staticmethod
     def backward(ctx: Ctx, *grads: Any) -> tuple:
-        return f.stack(list(grads), ctx.d), None
+        # (stacked along the dim as given, as PyTorch's StackBackward0 saves it)
+        return f.stack(list(grads), ctx.dim_arg), None
 
 
 # what the core and _formula's helpers record (they import no op family):

@@ -385,7 +385,7 @@ def _running(ctx: Ctx, a: Any, dim: int, np_fn: Any, name: str) -> tuple:
             f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}"
         )
     (d,) = normalize_dims(dim, x.ndim)
-    ctx.dim, ctx.d = f.u64(dim), d
+    ctx.dim, ctx.d, ctx.dim_arg = f.u64(dim), d, dim
     if x.ndim == 0 or x.size == 0:
         values, idx = x.copy(), np.zeros(x.shape, np.int64)
     else:
@@ -411,7 +411,8 @@ def _running_grad(ctx: Ctx, g: Grad) -> tuple:
     if x.size == 0 or x.ndim == 0:
         return g, None
     key = along_key(idx, ctx.d)
-    return f.scatter_add_zeros(g, x.shape, ctx.d, indices, key), None
+    # (along the dim as given: PyTorch's nodes save -1 for cummax(-1))
+    return f.scatter_add_zeros(g, x.shape, ctx.dim_arg, indices, key), None
 
 
 class Cummax(Op):

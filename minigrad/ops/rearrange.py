@@ -27,14 +27,15 @@ class Flip(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any, dims: tuple) -> Any:
         x = a._data
-        ctx.dims = tuple(f.u64(d) for d in dims)
+        ctx.dims, ctx.dim_arg = tuple(f.u64(d) for d in dims), tuple(dims)
         ctx.axes = checked_dims(reduce_dims, dims, x.ndim)
         # a copy (not a view) in the input's memory order, as in PyTorch
         return np.flip(x, ctx.axes).copy(order="K")
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        return f.flip(g, ctx.axes), None
+        # (the dims as given: PyTorch's FlipBackward0 saves -1 for flip(-1))
+        return f.flip(g, ctx.dim_arg if ctx.axes else ()), None
 
 
 class Roll(Op):

@@ -42,6 +42,12 @@ def _sum_dtype(x: np.ndarray, dtype: Any) -> Any:
     return None if x.dtype.kind == "f" else np.int64
 
 
+def _given(dim: Any) -> tuple:
+    """A reduction's dims as the caller gave them (none for ``dim=None``): the
+    formulas pass them on, so a node saves -1 where PyTorch's does."""
+    return () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+
+
 class Sum(Op):
     """d sum(a) = g expanded to a's shape"""
 
@@ -66,7 +72,8 @@ class SumDim(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
         x = a._data
-        ctx.dim = tuple(f.u64(d) for d in ((dim,) if isinstance(dim, int) else dim))
+        ctx.dim_arg = _given(dim)
+        ctx.dim = as_saved(ctx.dim_arg)
         ctx.dims = (
             reduce_dims(dim, x.ndim) if x.ndim else reduce_dims(dim, 0)[:0]
         )  # 0-d: check only
@@ -77,11 +84,16 @@ class SumDim(Op):
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        shape = ctx.self_sym_sizes
-        if not ctx.keepdim:
-            dims = ctx.dims if ctx.dim != () else tuple(range(len(shape)))
-            g = f.unsqueeze_dims(g, dims, len(shape))
-        return f.expand(g, shape), None, None, None
+        return _sum_grad(ctx, g), None, None, None
+
+
+def _sum_grad(ctx: Ctx, g: Any) -> Any:
+    """PyTorch's ``sum_backward``: the reduced dims put back as given (none for
+    ``dim=[]``, whose 0-d gradient expands as it is), then expanded."""
+    shape = ctx.self_sym_sizes
+    if not ctx.keepdim and shape and ctx.dim_arg:
+        g = f.unsqueeze_dims(g, ctx.dim_arg, len(shape))
+    return f.expand(g, shape)
 
 
 class Nansum(Op):
@@ -101,6 +113,8 @@ class Nansum(Op):
         if x.ndim == 0 and dim is not None:
             reduce_dims(dim, 0)  # a 0-d tensor's dims are still checked
         ctx.dims = tuple(range(x.ndim)) if every else dims
+        # (no dims put back for all of them: the 0-d gradient expands as it is)
+        ctx.dim_arg = () if every else _given(dim)
         ctx.keepdim = keepdim
         ctx.save_for_backward(a)
         values = np.where(np.isnan(x), 0, x) if x.dtype.kind == "f" else x
@@ -111,7 +125,7 @@ class Nansum(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         (a,) = ctx.saved_tensors
         x = f.data(a)
-        g = restore_dims(g, ctx.dims, x.ndim, ctx.keepdim)
+        g = restore_dims(g, ctx.dim_arg, x.ndim, ctx.keepdim)
         return f.expand(g, x.shape) * f.constant(~np.isnan(x), g), None, None, None
 
 
@@ -162,7 +176,8 @@ class MeanDim(Op):
     def forward(ctx: Ctx, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
         x = a._data
         dtype = _mean_dtype(x, dtype)
-        ctx.dim = tuple(f.u64(d) for d in ((dim,) if isinstance(dim, int) else dim))
+        ctx.dim_arg = _given(dim)
+        ctx.dim = as_saved(ctx.dim_arg)
         ctx.dims = (
             normalize_dims(dim, x.ndim) if x.ndim else normalize_dims(dim, 0)[:0]
         )  # 0-d: check only
@@ -176,9 +191,7 @@ class MeanDim(Op):
         shape = ctx.self_sym_sizes
         dims = ctx.dims if ctx.dim != () else tuple(range(len(shape)))
         n = int(np.prod([shape[d] for d in dims])) if shape else 1
-        if not ctx.keepdim:
-            g = f.unsqueeze_dims(g, dims, len(shape))
-        return _mean_grad(g, shape, n), None, None, None
+        return f.div_scalar(_sum_grad(ctx, g), n), None, None, None
 
 
 def _floats(x: np.ndarray, what: str) -> None:
@@ -209,8 +222,9 @@ class Var(Op):
         x = a._data
         _floats(x, "std and var only support floating point and complex dtypes")
         ctx.dim = None if dim is None else as_saved(dim)
+        ctx.dim_arg = _given(dim)
         ctx.correction, ctx.keepdim = correction, keepdim
-        full = dim is None or dim == () or not x.ndim
+        full = not ctx.dim_arg or not x.ndim  # (dim=None, () or [])
         if dim is not None:
             reduce_dims(dim, x.ndim)  # range check, also for 0-d
         ctx.dims = tuple(range(x.ndim)) if full else reduce_dims(dim, x.ndim)
@@ -221,7 +235,7 @@ class Var(Op):
         if ctx.dof <= 0:
             _dof_warning(cls.op)
         # PyTorch's backward counts the elements of ``dim=[]`` as 1 (a quirk)
-        ctx.grad_dof = 1 - c if dim == () and x.ndim else ctx.dof
+        ctx.grad_dof = 1 - c if dim is not None and full and x.ndim else ctx.dof
         dev = x - quiet_mean(x, axis=ctx.dims, keepdims=True)
         with np.errstate(divide="ignore", invalid="ignore"):
             sq = (dev * dev).sum(axis=ctx.dims, keepdims=keepdim)
@@ -240,11 +254,14 @@ class Var(Op):
             x = f.data(a)
             bad = np.where(x == x.mean(), np.nan, np.inf).astype(x.dtype)
             return g * f.constant(bad, g)
-        g = restore_dims(g, ctx.dims, ndim, ctx.keepdim or ctx.full)
+        if not (ctx.keepdim or ctx.full) and ndim > 1:  # (a 1-d one broadcasts)
+            g = f.unsqueeze_dims(g, ctx.dim_arg, ndim)
         with np.errstate(divide="ignore"):
             scale = float(np.float64(2.0) / np.float64(ctx.grad_dof))
-        mean = a.mean() if ctx.full else f.mean_dims(a, ctx.dims, True)
-        return f.scale(g, scale) * (a - mean)  # PyTorch's order of ops
+        mean = a.mean() if ctx.full else f.mean_dims(a, ctx.dim_arg, True)
+        # PyTorch's order of ops (its C++ computes an operator's right operand first)
+        deviation = a - mean
+        return f.scale(g, scale) * deviation
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
@@ -355,10 +372,15 @@ class Logsumexp(Op):
         ctx.dims = (
             reduce_dims(dim, x.ndim) if x.ndim else reduce_dims(dim, 0)[:0]
         )  # 0-d: check only
-        ctx.dim, ctx.keepdim = (
-            as_saved((dim,) if isinstance(dim, int) else dim),
-            keepdim,
-        )
+        ctx.dim_arg = _given(dim)
+        ctx.dim, ctx.keepdim = as_saved(ctx.dim_arg), keepdim
+        if not ctx.dim_arg and x.ndim:  # dim=(): every dim, as in PyTorch,
+            ctx.dims = tuple(range(x.ndim))
+            if x.size and not keepdim:  # whose kernel then refuses its own result
+                raise RuntimeError(
+                    "output with shape [] doesn't match the broadcast shape "
+                    f"{[1] * x.ndim}"
+                )
         if x.size:
             m = np.amax(x, axis=ctx.dims, keepdims=True)
             m = np.where(np.isinf(m), 0, m)
@@ -376,8 +398,8 @@ class Logsumexp(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         a, result = ctx.saved_tensors
         ndim = len(f.data(a).shape)
-        g = restore_dims(g, ctx.dims, ndim, ctx.keepdim)
-        result = restore_dims(result, ctx.dims, ndim, ctx.keepdim)
+        g = restore_dims(g, ctx.dim_arg, ndim, ctx.keepdim)
+        result = restore_dims(result, ctx.dim_arg, ndim, ctx.keepdim)
         return g * f.exp(a - result), None, None
 
 
@@ -400,7 +422,9 @@ class VectorNorm(Op):
             )
         ctx.ord, ctx.keepdim = ord, keepdim
         ctx.dim = None if dim is None else as_saved(dim)
-        ctx.full = full = dim is None or not x.ndim
+        ctx.dim_arg = _given(dim)
+        # (dim=() reduces every dim too, as PyTorch's vector_norm)
+        full = dim is None or not x.ndim or not ctx.dim_arg
         if dim is not None:
             reduce_dims(dim, x.ndim)  # range check, also for 0-d
         ctx.dims = tuple(range(x.ndim)) if full else reduce_dims(dim, x.ndim)
@@ -436,8 +460,8 @@ class VectorNorm(Op):
         if p == 0:
             return (f.zeros(x.shape, g),) + nothing
         # (a full reduction's 0-d gradient broadcasts as it is, as in PyTorch)
-        g = restore_dims(g, ctx.dims, x.ndim, ctx.keepdim or ctx.full)
-        result = restore_dims(result, ctx.dims, x.ndim, ctx.keepdim or ctx.full)
+        g = restore_dims(g, ctx.dim_arg, x.ndim, ctx.keepdim)
+        result = restore_dims(result, ctx.dim_arg, x.ndim, ctx.keepdim)
         r = f.data(result)
         with np.errstate(divide="ignore", invalid="ignore"):
             if abs(p) == np.inf:
@@ -471,7 +495,7 @@ class Cumsum(Op):
     def forward(ctx: Ctx, a: Any, dim: int) -> Any:
         x = a._data
         (ctx.d,) = normalize_dims(dim, x.ndim)
-        ctx.dim = f.u64(dim)
+        ctx.dim, ctx.dim_arg = f.u64(dim), dim
         if not x.ndim:
             return x.astype(_sum_dtype(x, None) or x.dtype)
         out = np.cumsum(x, axis=ctx.d, dtype=_sum_dtype(x, None))
@@ -482,8 +506,10 @@ class Cumsum(Op):
         shape = tuple(g.shape)
         if math.prod(shape) <= 1 or shape[ctx.d] == 1:
             return g, None
-        d = (ctx.d,)  # the sums from each position to the end: a reversed cumsum
-        return f.flip(f.cumsum(f.flip(g, d), ctx.d), d), None
+        # the sums from each position to the end: a reversed cumsum, along the
+        # dim as given (PyTorch's nodes save -1 for cumsum(-1))
+        d = ctx.dim_arg
+        return f.flip(f.cumsum(f.flip(g, (d,)), d), (d,)), None
 
 
 class Cumprod(Op):

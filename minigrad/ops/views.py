@@ -22,6 +22,8 @@ Classes (and the node each records):
     SqueezeInplace     SqueezeBackward3
     SqueezeDim         SqueezeBackward1
     SqueezeDimInplace  SqueezeBackward4
+    SqueezeDims        SqueezeBackward2
+    SqueezeDimsInplace SqueezeBackward5
     Select             SelectBackward0
     SelectBackward     SelectBackwardBackward0
     Slice              SliceBackward0
@@ -246,13 +248,13 @@ class Unsqueeze(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any, dim: int) -> Any:
         # the node keeps the dim as given (negative ones as PyTorch's uint64)
-        out = Unsqueeze.view_fn(a._data, dim)
-        ctx.dim, ctx.axis = f.u64(dim), dim % out.ndim
-        return out
+        ctx.dim, ctx.dim_arg = f.u64(dim), dim
+        return Unsqueeze.view_fn(a._data, dim)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        return f.squeeze_dim(g, ctx.axis), None
+        # (the dim as given: PyTorch's SqueezeBackward1 saves -2 for unsqueeze(-2))
+        return f.squeeze_dim(g, ctx.dim_arg), None
 
 
 class UnsqueezeInplace(Unsqueeze):
@@ -261,8 +263,20 @@ class UnsqueezeInplace(Unsqueeze):
     node_name, saved_attrs = "UnsqueezeBackward1", Unsqueeze.saved_attrs
 
 
+def unsqueeze_to(g: Any, sizes: tuple, dims: Any) -> Any:
+    """A squeeze's gradient as PyTorch's ``unsqueeze_to`` records it: each of
+    ``dims`` that had size 1 put back by its own unsqueeze, in increasing
+    order (no node at all when none had)."""
+    if isinstance(g, f.ndarray):
+        return g.reshape(sizes)
+    for d in dims:
+        if sizes[d] == 1:
+            g = g.unsqueeze(d)
+    return g
+
+
 class Squeeze(Op):
-    """d a.squeeze() = g reshaped back"""
+    """d a.squeeze() = g with the size-1 dims put back"""
 
     node_name, saved_attrs = "SqueezeBackward0", ("self_sym_sizes",)
 
@@ -277,17 +291,18 @@ class Squeeze(Op):
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
-        return f.reshape(g, ctx.self_sym_sizes)
+        sizes = ctx.self_sym_sizes
+        return unsqueeze_to(g, sizes, range(len(sizes)))
 
 
 class SqueezeInplace(Squeeze):
-    """d a.squeeze_() = g reshaped back"""
+    """d a.squeeze_() = g with the size-1 dims put back"""
 
     node_name, saved_attrs = "SqueezeBackward3", Squeeze.saved_attrs
 
 
 class SqueezeDim(Op):
-    """d a.squeeze(d) = g reshaped back"""
+    """d a.squeeze(d) = g with dim d put back (if it had size 1)"""
 
     node_name, saved_attrs = "SqueezeBackward1", ("dim", "self_sym_sizes")
 
@@ -298,17 +313,49 @@ class SqueezeDim(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any, dim: int) -> Any:
         ctx.dim, ctx.self_sym_sizes = f.u64(dim), a._data.shape
+        ctx.dim_arg = dim
         return SqueezeDim.view_fn(a._data, dim)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
-        return f.reshape(g, ctx.self_sym_sizes), None
+        sizes = ctx.self_sym_sizes
+        if not sizes:  # a 0-d tensor squeezed: the gradient as it is
+            return g, None
+        return unsqueeze_to(g, sizes, (ctx.dim_arg % len(sizes),)), None
 
 
 class SqueezeDimInplace(SqueezeDim):
     """``squeeze_(d)``: what ``v @ M`` uses to drop the row it added."""
 
     node_name, saved_attrs = "SqueezeBackward4", SqueezeDim.saved_attrs
+
+
+class SqueezeDims(Op):
+    """d a.squeeze(dims) = g with those of dims that had size 1 put back"""
+
+    node_name, saved_attrs = "SqueezeBackward2", ("dim", "self_sym_sizes")
+
+    @staticmethod
+    def view_fn(x: np.ndarray, dims: tuple) -> np.ndarray:
+        axes = tuple(d % x.ndim for d in dims if x.ndim and x.shape[d] == 1)
+        return np.squeeze(x, axes) if axes else x.view()
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, dims: tuple) -> Any:
+        ctx.dim, ctx.self_sym_sizes = tuple(f.u64(d) for d in dims), a._data.shape
+        n = a._data.ndim
+        ctx.axes = sorted(d % n for d in dims) if n else ()
+        return SqueezeDims.view_fn(a._data, dims)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        return unsqueeze_to(g, ctx.self_sym_sizes, ctx.axes), None
+
+
+class SqueezeDimsInplace(SqueezeDims):
+    """d a.squeeze_(dims) = g with those of dims that had size 1 put back"""
+
+    node_name, saved_attrs = "SqueezeBackward5", SqueezeDims.saved_attrs
 
 
 class Select(Op):

@@ -443,6 +443,8 @@ VIEWS: dict[str, Case] = {
     "SqueezeInplace": case(lambda T, a: (a * 1).squeeze_(), (2, 1, 3)),
     "SqueezeDim": case(lambda T, a: a.squeeze(1), (2, 1, 3)),
     "SqueezeDimInplace": case(lambda T, a, b: a @ b, (3,), (3, 2)),  # (v @ M)
+    "SqueezeDims": case(lambda T, a: a.squeeze((0, -1)), (1, 3, 1)),
+    "SqueezeDimsInplace": case(lambda T, a: (a * 1).squeeze_((-1, 1)), (2, 1, 1)),
     "Select": case(lambda T, a: a[1], S),
     "SelectBackward": grad_of(lambda T, a: a[1], S, (3,)),
     "Slice": case(lambda T, a: a[:, 1:], S),
