@@ -334,6 +334,12 @@ def transpose(x: Any, d0: int, d1: int) -> Any:
     return np.swapaxes(x, d0, d1) if isinstance(x, ndarray) else x.transpose(d0, d1)
 
 
+def bmm(x: Any, y: Any) -> Any:
+    """A batched matrix product of two 3-d operands (BmmBackward0 on Tensors,
+    as PyTorch's formulas call bmm, where ``@`` would record matmul's views)."""
+    return x @ y if isinstance(x, ndarray) else x.bmm(y)
+
+
 def permute(x: Any, dims: tuple) -> Any:
     return np.transpose(x, dims) if isinstance(x, ndarray) else x.permute(dims)
 

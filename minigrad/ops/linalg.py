@@ -171,10 +171,12 @@ def mm_backward(
     ``W.grad`` comes out row-major with no copy). ``layouts``: each operand's
     (sizes, strides) as saved in forward."""
     g1 = g2 = None
-    if need1:
-        g1 = f.mT(m2 @ f.mT(g)) if _column_major(*layouts[0]) else g @ f.mT(m2)
+    # mat2's first: PyTorch's generated backward makes the gradients in the
+    # order of the inputs' names, sorted ("mat2" < "self")
     if need2:
         g2 = f.mT(f.mT(g) @ m1) if _column_major(*layouts[1]) else f.mT(m1) @ g
+    if need1:
+        g1 = f.mT(m2 @ f.mT(g)) if _column_major(*layouts[0]) else g @ f.mT(m2)
     return g1, g2
 
 
@@ -207,7 +209,9 @@ class Bmm(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (g @ f.mT(b) if need_a else None), (f.mT(a) @ g if need_b else None)
+        # bmm itself (not matmul's expand and reshapes) and mat2's first, as Mm's
+        gb = f.bmm(f.transpose(a, 1, 2), g) if need_b else None
+        return (f.bmm(g, f.transpose(b, 1, 2)) if need_a else None), gb
 
 
 # ------------------------------------------------------------------- linear
@@ -399,9 +403,18 @@ class Baddbmm(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         b1, b2 = ctx.saved_tensors
         need_a, need1, need2, _, _ = ctx.needs_input_grad
+        # by name, as Mm's: batch1's, batch2's, self's
+        g1 = (
+            maybe_multiply(f.bmm(g, f.transpose(b2, 1, 2)), ctx.alpha)
+            if need1
+            else None
+        )
+        g2 = (
+            maybe_multiply(f.bmm(f.transpose(b1, 1, 2), g), ctx.alpha)
+            if need2
+            else None
+        )
         ga = f.sum_to(maybe_multiply(g, ctx.beta), ctx.input_shape) if need_a else None
-        g1 = maybe_multiply(g @ f.transpose(b2, 1, 2), ctx.alpha) if need1 else None
-        g2 = maybe_multiply(f.transpose(b1, 1, 2) @ g, ctx.alpha) if need2 else None
         return ga, g1, g2, None, None
 
 
@@ -451,15 +464,23 @@ class Addbmm(Op):
     def backward(ctx: Ctx, g: Grad) -> tuple:
         b1, b2 = ctx.saved_tensors
         need_a, need1, need2, _, _ = ctx.needs_input_grad
-        ga = f.sum_to(maybe_multiply(g, ctx.beta), ctx.input_shape) if need_a else None
         shape = (
             ctx.batch1_sym_argsize_0,
             ctx.batch1_sym_argsize_1,
             ctx.batch2_sym_argsize_2,
         )
-        gs = f.expand(f.unsqueeze(g, 0), shape)
-        g1 = maybe_multiply(gs @ f.transpose(b2, 1, 2), ctx.alpha) if need1 else None
-        g2 = maybe_multiply(f.transpose(b1, 1, 2) @ gs, ctx.alpha) if need2 else None
+        g1 = g2 = None
+        # by name, as Mm's: batch1's, batch2's, self's; each repeats g over
+        # the batch itself, as PyTorch's formulas do
+        if need1:
+            gs = f.expand(f.unsqueeze(g, 0), shape)
+            g1 = maybe_multiply(f.bmm(gs, f.transpose(b2, 1, 2)), ctx.alpha)
+        if need2:
+            b1t = f.transpose(b1, 1, 2)
+            g2 = maybe_multiply(
+                f.bmm(b1t, f.expand(f.unsqueeze(g, 0), shape)), ctx.alpha
+            )
+        ga = f.sum_to(maybe_multiply(g, ctx.beta), ctx.input_shape) if need_a else None
         return ga, g1, g2, None, None
 
 
