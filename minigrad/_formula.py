@@ -482,14 +482,15 @@ def xlogy_values(x: Any, y: Any) -> Any:
 
 def prod_others(x: Any, dim: int) -> Any:
     """For each element, the product of the others along ``dim`` (prod's
-    gradient when some elements are zero): put ``x`` along a new last dim, set
-    the diagonal to 1, and multiply along it."""
+    gradient when some elements are zero), as PyTorch's prod_safe_zeros_backward
+    computes it: the product of the elements before it (a cumprod of ``x``
+    shifted by a one) times that of the elements after it (the same from the
+    other end). ``dim`` counts from the front."""
     n = x.shape[dim]
-    moved = np.moveaxis(x, dim, -1) if isinstance(x, ndarray) else x.movedim(dim, -1)
-    shape = tuple(moved.shape)
-    rows = expand(reshape(moved, shape[:-1] + (1, n)), shape[:-1] + (n, n))
-    rows = where(np.eye(n, dtype=bool), 1.0, rows)
-    out = rows.prod(-1) if not isinstance(rows, ndarray) else rows.prod(axis=-1)
-    return (
-        np.moveaxis(out, -1, dim) if isinstance(out, ndarray) else out.movedim(-1, dim)
-    )
+    ones = list(x.shape)
+    ones[dim] = 1
+    one = constant(np.ones(ones, data(x).dtype), x)
+    before = cumprod(cat([one, narrow(x, dim, 0, n - 1)], dim), dim)
+    after_reversed = cat([one, flip(narrow(x, dim, 1, n - 1), (dim,))], dim)
+    after = flip(cumprod(after_reversed, dim), (dim,))
+    return before * after
