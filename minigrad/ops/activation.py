@@ -139,10 +139,12 @@ class SigmoidBackward(Op):
     def backward(ctx: Ctx, gg: Grad) -> tuple:
         g, y = ctx.saved_tensors
         need_g, need_y = ctx.needs_input_grad[:2]
-        return (
-            sigmoid_backward(gg, y) if need_g else None,
-            gg * g * (f.scale(y, -2) + 1) if need_y else None,
-        )
+        d_g = sigmoid_backward(gg, y) if need_g else None
+        d_y = None
+        if need_y:  # (PyTorch's C++ computes an operator's right operand first)
+            slope = f.add_scalar(f.scale(y, -2), 1)
+            d_y = gg * g * slope
+        return d_g, d_y
 
 
 class Relu(Op):

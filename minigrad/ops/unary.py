@@ -190,7 +190,9 @@ class Sign(Op):
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
-        return g * 0
+        # constant zeros, as PyTorch's zeros_like(grad): no graph under
+        # create_graph, and 0 (not nan) for an infinite gradient
+        return f.zeros_like(g)
 
 
 class Sgn(Op):
@@ -206,6 +208,8 @@ class Sgn(Op):
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
+        # PyTorch returns an "efficient zero tensor" here, which adds nothing
+        # where gradients are summed; g * 0 comes closest (see README)
         return g * 0
 
 
@@ -224,7 +228,8 @@ class Rsqrt(Op):
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
         (y,) = ctx.saved_tensors
-        return f.scale(g, -0.5) * y**3
+        cube = y**3  # (PyTorch's C++ computes an operator's right operand first)
+        return f.scale(g, -0.5) * cube
 
 
 class Log1p(Op):

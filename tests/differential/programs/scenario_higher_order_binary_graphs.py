@@ -6,10 +6,12 @@
 # -grad * (self / other / other) divides before it negates; atan2's
 # self * self + other * other squares other first), so the nodes' sequence
 # numbers, which order the engine's work and its sums, follow that order.
+# The same holds for rsqrt's and sigmoid's double backward; sign's gradient
+# is a constant zero, as PyTorch's zeros_like(grad).
 # Each node is printed with its rank among the graph's sequence numbers and
 # its next_functions (by rank, or the leaf it accumulates into). Values are
-# exact, except pow's to 12 digits: PyTorch's vectorized pow kernel and
-# numpy's can round a power apart in the last bit.
+# exact, except pow's, rsqrt's and sigmoid's to 12 digits: PyTorch's kernels
+# and numpy's can round a power or a sigmoid apart in the last bit.
 import torch
 
 torch.manual_seed(0)
@@ -103,3 +105,6 @@ run("clamp_max_tensor", lambda a, b: torch.clamp_max(a, b) * b, 2)
 run("masked_fill_tensor", lambda a, b: a.masked_fill(a > 1.0, b[0, 0]) * b, 2)
 run("remainder", lambda a, b: torch.remainder(a, b) * b, 2)
 run("reciprocal", lambda a, b: a.reciprocal() * b, 2)
+run("rsqrt", lambda a, b: a.rsqrt() * b, 2, digits=12)
+run("sigmoid", lambda a, b: a.sigmoid() * b, 2, digits=12)
+run("sign", lambda a, b: a.sign() * a * b, 2)
