@@ -139,6 +139,19 @@ def broadcast_view(x: ndarray, shape: tuple) -> ndarray:
     of one element may be written (changing every element that shares it); an
     in-place op on the whole expanded tensor is refused by ``Tensor._inplace``."""
     out = np.broadcast_to(x, shape)
+    if 1 in shape:  # numpy gives a size-1 dim stride 0; PyTorch's expand keeps
+        # its stride, and a new one's is the next dim's size times its stride
+        strides, lead = list(out.strides), len(shape) - x.ndim
+        for i in range(len(shape) - 1, -1, -1):
+            if shape[i] == 1:
+                strides[i] = (
+                    x.strides[i - lead]
+                    if i >= lead
+                    else (shape[i + 1] * strides[i + 1] if i + 1 < len(shape) else 1)
+                )
+        if tuple(strides) != out.strides:
+            view = np.lib.stride_tricks.as_strided
+            return view(x, shape, strides, writeable=x.flags.writeable)
     if x.flags.writeable:
         out.flags.writeable = True  # (cheaper than np.lib.stride_tricks.as_strided)
     return out

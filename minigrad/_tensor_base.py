@@ -40,6 +40,7 @@ from .ops import selection as C
 from .ops import unary as U
 from .ops import views as V
 from .ops._common import _NUMBER, _as_tensor, _scalar, broadcast_shape
+from .ops._layout import binary_layout, like
 from .ops.linalg import matmul
 from .storage import TypedStorage
 
@@ -414,10 +415,17 @@ class TensorBase(ViewsAndInplace):
             return NotImplemented  # e.g. x < None: Python's TypeError
         o = other._data if isinstance(other, Tensor) else other
         try:
-            return Tensor._make(np.asarray(op(self._data, o)), False)
+            out = np.asarray(op(self._data, o))
         except ValueError:  # PyTorch's broadcasting message instead of numpy's
             broadcast_shape(self._data.shape, np.shape(o))
             raise
+        if out.ndim > 1:  # laid out as PyTorch lays out x < y, and x < 2 (a
+            # binary op too: the number is a 0-d operand)
+            if isinstance(o, np.ndarray):
+                out = binary_layout(out, self._data, o)
+            else:
+                out = like(out, self._data, scalar=True)
+        return Tensor._make(out, False)
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         if other is None or isinstance(other, str):
@@ -1304,8 +1312,9 @@ class TensorBase(ViewsAndInplace):
             return self._view(V.View, shape)
         if np.shares_memory(self._data.reshape(shape), self._data):
             return self._view(V.ReshapeAlias, shape)
-        # Not expressible as a view: PyTorch copies, then reinterprets the copy.
-        return V.UnsafeView.apply(self.clone(), shape)
+        # Not expressible as a view: PyTorch copies (row-major), then
+        # reinterprets the copy.
+        return V.UnsafeView.apply(CP.Clone.apply(self, "C"), shape)
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         if self._data.ndim == 0:

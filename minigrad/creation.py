@@ -20,7 +20,8 @@ from ._tensor import Tensor
 from ._views_inplace import bump_version
 from .ops import arithmetic as A
 from .ops import random as R
-from .ops._common import broadcast_shape, preserve_layout
+from .ops._common import broadcast_shape
+from .ops._layout import preserve_layout
 
 
 def manual_seed(seed: int) -> Generator:

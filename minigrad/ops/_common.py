@@ -1,6 +1,6 @@
 """What the built-in ops share: the ``Op`` base class and ``BinaryOp``,
 operands (Python numbers, broadcasting), dtype names and promotion, and the
-memory-layout rules that outputs follow.
+layout of elementwise results (the rules are in ``_layout.py``).
 
 Classes (and the node each records):
 
@@ -19,8 +19,8 @@ import numpy as np
 from .. import _dtype as dt
 from .. import node
 from .._dtype import from_numpy_dtype, result_type
-from .._errors import dense as is_dense
 from ..function import BackwardCFunction, Function
+from ._layout import elementwise_layout, plain
 
 
 def as_float(x: np.ndarray) -> np.ndarray:
@@ -128,8 +128,8 @@ def operand(b: Any, a: Any) -> Any:
 def binary_out(out: Any, a: Any, b: Any) -> Any:
     """An elementwise result: numpy's, in the dtype PyTorch's promotion rules
     give, laid out in memory as PyTorch lays it out."""
-    if out.ndim > 1 and not (a._data.flags.c_contiguous and b._data.flags.c_contiguous):
-        out = iterator_layout(out, (a._data, b._data))
+    if out.ndim > 1 and not plain(a._data, b._data):
+        out = elementwise_layout(out, (a._data, b._data))
     ad = out.dtype
     if a._data.dtype is ad and b._data.dtype is ad:  # the usual case: one dtype
         return out
@@ -148,145 +148,12 @@ def promoted(out: Any, a: Any, b: Any) -> Any:
     return out if out.dtype == want else out.astype(want, order="K")
 
 
-def stride_order(rows: list, shape: tuple) -> list[int]:
-    """The dims, fastest first, sorted by their strides in ``rows`` (one row of
-    strides per tensor: the first that tells two dims apart decides; a 0 stride
-    tells nothing): the stable insertion sort of c10's TensorIterator and
-    ``infer_dense_strides``."""
-
-    def should_swap(d0: int, d1: int) -> int:  # 1: d0 goes after d1
-        for row in rows:
-            s0, s1 = row[d0], row[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    ndim = len(shape)
-    perm = list(range(ndim - 1, -1, -1))  # fastest dim first
-    for i in range(1, ndim):  # insertion sort, stopping at a clear order
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            order = should_swap(perm[d0], perm[d1])
-            if order > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif order < 0:
-                break
-    return perm
-
-
-def iterator_layout(out: np.ndarray, inputs: tuple) -> np.ndarray:
-    """``out`` with the memory order PyTorch's TensorIterator gives an
-    elementwise result: dims sorted by the inputs' strides, the first input
-    deciding (numpy decides otherwise when the inputs disagree, e.g. for
-    ``a.t() * b``)."""
-    shape, ndim = out.shape, out.ndim
-    strides = []
-    for x in inputs:  # each input's strides against the result (0: broadcast)
-        lead = ndim - x.ndim
-        row = [0] * ndim
-        for i, (n, st) in enumerate(zip(x.shape, x.strides)):
-            if n == shape[lead + i]:
-                row[lead + i] = st
-        strides.append(row)
-    return in_stride_order(out, strides)
-
-
-def in_stride_order(out: np.ndarray, rows: list) -> np.ndarray:
-    """``out`` laid out as TensorIterator lays out a result whose operands have
-    strides ``rows`` (one row per operand, 0 where it broadcasts)."""
-    perm = stride_order(rows, out.shape)
-    if perm == list(range(out.ndim - 1, -1, -1)):
-        return _row_major(out)
-    slowest_first = perm[::-1]
-    return _row_major(out.transpose(slowest_first)).transpose(np.argsort(slowest_first))
-
-
-def _row_major(a: np.ndarray) -> np.ndarray:
-    """``a`` in row-major memory with PyTorch's strides for it (numpy calls an
-    array contiguous whatever the strides of its size-1 dims)."""
-    step, strides = a.itemsize, []
-    for n in reversed(a.shape):
-        strides.append(step)
-        step *= max(n, 1)
-    return a if a.strides == tuple(reversed(strides)) else a.copy(order="C")
-
-
-def index_layout(out: np.ndarray, x: np.ndarray, indices: tuple) -> np.ndarray:
-    """``x[indices]`` (computed by numpy as ``out``) in the memory order PyTorch's
-    index kernel gives it: a TensorIterator over ``x`` restrided (the indexed
-    dims replaced by the indices' broadcast shape, with stride 0; moved to the
-    front when they are not adjacent) and each index viewed to the result's
-    rank (a mask as the columns of its ``nonzero()``)."""
-    if out.ndim < 2:
-        return np.ascontiguousarray(out)
-    per_dim: list = []  # (shape, strides) of each dim's index, or None
-    for t in indices:
-        if t is None:
-            per_dim.append(None)
-        elif t._data.dtype == np.bool_:  # k columns of a (nnz, k) nonzero()
-            k = t._data.ndim
-            per_dim += [((int(t._data.sum()),), (k,))] * k
-        else:
-            per_dim.append((t._data.shape, _elem_strides(t._data)))
-    per_dim += [None] * (x.ndim - len(per_dim))
-    used = [d for d, i in enumerate(per_dim) if i is not None]
-    if not used:  # (a 0-d mask)
-        return _row_major(out)
-    shape = np.broadcast_shapes(*(per_dim[d][0] for d in used))
-    strides = _elem_strides(x)
-    if used != list(range(used[0], used[-1] + 1)):  # not adjacent: to the front
-        order = used + [d for d in range(x.ndim) if d not in used]
-        strides = [strides[d] for d in order]
-        per_dim = [per_dim[d] for d in order]
-        used = list(range(len(used)))
-    before, after = used[0], x.ndim - used[-1] - 1
-    rows = [strides[:before] + [0] * len(shape) + strides[x.ndim - after :]]
-    idx_dims = range(before, before + len(shape))
-    for d in used:  # each index expanded to the common shape, then reshaped
-        ishape, istrides = per_dim[d]
-        lead = len(shape) - len(ishape)
-        row = [0] * lead + [
-            st if n == m else 0 for n, m, st in zip(ishape, shape[lead:], istrides)
-        ]
-        # the reshape's size-1 dims (their strides count where the result's
-        # dim is 1 too): the index's extent before it, its last stride after
-        first, last = (shape[0] * row[0], row[-1]) if shape else (1, 1)
-        row = [first] * before + row + [last] * after
-        rows.append(
-            [
-                st if m == 1 or i in idx_dims else 0
-                for i, (st, m) in enumerate(zip(row, out.shape))
-            ]
-        )
-    return in_stride_order(out, rows)
-
-
-def _elem_strides(a: np.ndarray) -> list:
-    return [st // a.itemsize for st in a.strides]
-
-
-def preserve_layout(out: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """``out`` (shaped like ``x``) in ``x``'s memory order when ``x`` fills its
-    memory without gaps or overlaps, else row-major: PyTorch's
-    ``preserve_format`` (``empty_like``, ``sort``)."""
-    if out.ndim < 2 or x.flags.c_contiguous or not is_dense(x):
-        return np.asarray(out, order="C")
-    return iterator_layout(out, (x,))
-
-
 def float_out(out: Any, *operands: Any) -> Any:
     """Like ``binary_out`` but integer results become the default float (``/``)."""
     if len(operands) == 2 and out.ndim > 1:
         a, b = operands
-        if hasattr(b, "_data") and not (
-            a._data.flags.c_contiguous and b._data.flags.c_contiguous
-        ):
-            out = iterator_layout(out, (a._data, b._data))
+        if hasattr(b, "_data") and not plain(a._data, b._data):
+            out = elementwise_layout(out, (a._data, b._data))
     want = result_type(*operands)
     if not want.is_floating_point:
         want = dt.default_float

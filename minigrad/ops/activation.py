@@ -47,6 +47,7 @@ from .. import _formula as f
 from ..node import register
 from ._common import Ctx, Grad, Op, as_float, dtype_name
 from ._dims import normalize_dims
+from ._layout import like, row_major
 
 # 1 as a 0-d array of the result's dtype, for the gradients of tanh and sigmoid:
 # numpy takes it faster than the Python int 1, and gives the same bits
@@ -61,6 +62,8 @@ class Tanh(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         out = np.tanh(as_float(a._data))
+        if out.ndim > 1:  # (a 1-d result is row-major in both: the tiny-op path)
+            out = like(out, a._data)
         ctx.save_for_backward(out)
         return out
 
@@ -108,6 +111,8 @@ class Sigmoid(Op):
         x = as_float(a._data)
         with np.errstate(over="ignore"):
             out = (1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)
+        if out.ndim > 1:  # (a 1-d result is row-major in both)
+            out = like(out, a._data)
         ctx.save_for_backward(out)
         return out
 
@@ -155,6 +160,8 @@ class Relu(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         out = np.maximum(a._data, 0, dtype=a._data.dtype)
+        if out.ndim > 1:  # (a 1-d result is row-major in both)
+            out = like(out, a._data)
         ctx.save_for_backward(out)
         return out
 
@@ -698,7 +705,7 @@ class Softmax(Op):
             out = np.ones((), x.dtype)
         else:
             e = np.exp(_shifted(x, ctx.axis))
-            out = np.asarray(e / e.sum(axis=ctx.axis, keepdims=True), order="C")
+            out = row_major(np.asarray(e / e.sum(axis=ctx.axis, keepdims=True)))
         ctx.save_for_backward(out)
         return out
 
@@ -760,7 +767,7 @@ class LogSoftmax(Op):
         else:
             z = _shifted(x, ctx.axis)  # log-sum-exp with the max taken out
             out = z - np.log(np.exp(z).sum(axis=ctx.axis, keepdims=True))
-            out = np.asarray(out, order="C")  # PyTorch's result is row-major
+            out = row_major(np.asarray(out))  # PyTorch's result is row-major
         ctx.save_for_backward(out)
         return out
 

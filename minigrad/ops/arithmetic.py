@@ -52,6 +52,7 @@ from ._common import (
     is_tensor,
     operand,
 )
+from ._layout import like
 
 
 class Add(BinaryOp):
@@ -119,7 +120,7 @@ class RsubScalar(Op):
     def forward(ctx: Ctx, a: Any, other: Any, alpha: Any = 1) -> Any:
         _no_bool_sub(a._data, np.asarray(other))
         ctx.alpha = alpha
-        out = other - a._data * alpha
+        out = like(other - a._data * alpha, a._data, scalar=True)
         return out if out.dtype == a._data.dtype else float_out(out, a, other)
 
     @staticmethod
@@ -158,7 +159,7 @@ class AddScalar(Op):
 
     @staticmethod
     def forward(ctx: Ctx, a: Any, s: Any) -> Any:
-        out = a._data + s
+        out = like(a._data + s, a._data, scalar=True)
         return out if out.dtype == a._data.dtype else float_out(out, a, s)
 
     @staticmethod
@@ -173,7 +174,7 @@ class SubScalar(Op):
 
     @staticmethod
     def forward(ctx: Ctx, a: Any, s: Any) -> Any:
-        out = a._data - s
+        out = like(a._data - s, a._data, scalar=True)
         return out if out.dtype == a._data.dtype else float_out(out, a, s)
 
     @staticmethod
@@ -189,7 +190,7 @@ class MulScalar(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any, s: Any) -> Any:
         ctx.other = s
-        out = a._data * s
+        out = like(a._data * s, a._data, scalar=True)
         return out if out.dtype == a._data.dtype else float_out(out, a, s)
 
     @staticmethod
@@ -425,7 +426,7 @@ class Neg(Op):
                 "you are trying to invert a mask, use the `~` or `logical_not()` "
                 "operator instead."
             )
-        return -a._data
+        return like(-a._data, a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -444,7 +445,7 @@ class PowScalar(Op):
         integral = a._data.dtype.kind in "iub"
         if integral and isinstance(exponent, (int, np.integer)) and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        out = power(a._data, exponent)
+        out = like(power(a._data, exponent), a._data)
         return out if out.dtype == a._data.dtype else float_out(out, a, exponent)
 
     @staticmethod
@@ -625,7 +626,7 @@ class DivScalar(Op):
     def forward(ctx: Ctx, a: Any, s: Any) -> Any:
         ctx.other = s
         x = a._data
-        return np.asarray(x / s, x.dtype)
+        return like(np.asarray(x / s, x.dtype), x, scalar=True)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:

@@ -22,7 +22,8 @@ import numpy as np
 from .. import _formula as f
 from ..function import BackwardCFunction
 from ..node import register
-from ._common import Ctx, Grad, Op, _Qualified, stride_order
+from ._common import Ctx, Grad, Op, _Qualified
+from ._layout import preserve_layout
 
 
 class Clone(Op):
@@ -32,32 +33,13 @@ class Clone(Op):
 
     @staticmethod
     def forward(ctx: Ctx, a: Any, order: str = "K") -> Any:
-        # "K" keeps the strides (PyTorch's preserve_format); contiguous() asks "C"
-        x = a._data
-        if order == "K" and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
-            return dense_like(x)  # an expanded tensor: numpy's "K" differs here
-        return np.array(x, copy=True, order=order)
+        # "K" keeps the layout (PyTorch's preserve_format); contiguous() asks "C"
+        out = np.array(a._data, copy=True, order=order)
+        return preserve_layout(out, a._data) if order == "K" else out
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
         return g, None
-
-
-def dense_like(x: np.ndarray) -> np.ndarray:
-    """A copy laid out as PyTorch lays out a clone of an overlapping tensor:
-    dims ordered by stride (fastest first), 0-stride dims left where they are
-    (c10's infer_dense_strides)."""
-    ndim, sizes = x.ndim, x.shape
-    perm = stride_order([x.strides], sizes)  # perm[0]: the fastest dim
-    out_strides = [0] * ndim
-    step = 1
-    for d in perm:
-        out_strides[d] = step * x.itemsize
-        step *= max(sizes[d], 1) if sizes[d] > 1 else 1
-    buffer = np.empty(max(step, 1), x.dtype)
-    out = np.lib.stride_tricks.as_strided(buffer, sizes, out_strides)
-    out[...] = x
-    return out
 
 
 class ToCopy(Op):
@@ -67,7 +49,7 @@ class ToCopy(Op):
 
     @staticmethod
     def forward(ctx: Ctx, a: Any, np_dtype: Any) -> Any:
-        return a._data.astype(np_dtype)
+        return preserve_layout(a._data.astype(np_dtype), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:

@@ -32,8 +32,9 @@ import numpy as np
 from .. import _formula as f
 from .._dtype import from_numpy_dtype
 from ..node import register
-from ._common import Ctx, Grad, Op, constant, dtype_name, index_layout
+from ._common import Ctx, Grad, Op, constant, dtype_name
 from ._dims import along_key, normalize_dims
+from ._layout import index_layout
 
 
 # ---------------------------------------------------------------- embedding

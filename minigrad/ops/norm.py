@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import _formula as f
 from ._common import Ctx, Grad, Op
+from ._layout import row_major
 
 
 class Axes:
@@ -166,7 +167,7 @@ class NativeLayerNorm(Op):
         ctx.where = _layer_axes(data.ndim, ctx.normalized_shape)
         ctx.save_for_backward(x, w, b, mean, rstd)
         out = _affine((data - mean) * rstd, w, b, None)
-        return np.asarray(out, data.dtype, order="C")  # row-major, as PyTorch's
+        return row_major(np.asarray(out, data.dtype))  # row-major, as PyTorch's
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:

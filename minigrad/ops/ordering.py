@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from .. import _formula as f
-from ._common import Ctx, Grad, Op, constant, preserve_layout
+from ._common import Ctx, Grad, Op, constant
 from ._dims import (
     along_key,
     as_saved,
@@ -40,6 +40,7 @@ from ._dims import (
     restore_dims,
     return_type,
 )
+from ._layout import preserve_layout, row_major
 
 
 class MaxAll(Op):
@@ -109,8 +110,8 @@ class MaxDim(Op):
         values = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
         if not keepdim and x.ndim:
             values, idx = values.squeeze(d), idx.squeeze(d)
-        values = np.asarray(values, order="C")
-        indices = constant(np.asarray(idx, np.int64, order="C"))
+        values = row_major(np.asarray(values))
+        indices = constant(row_major(np.asarray(idx, np.int64)))
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(indices)
         return values, indices
@@ -172,7 +173,7 @@ class Amax(Op):
             keepdim,
         )
         ctx.dims = dims if dim != () else tuple(range(x.ndim))
-        out = np.asarray(cls.np_fn(x, axis=ctx.dims, keepdims=keepdim), order="C")
+        out = row_major(np.asarray(cls.np_fn(x, axis=ctx.dims, keepdims=keepdim)))
         ctx.save_for_backward(a, out)
         return out
 
@@ -213,7 +214,7 @@ def argmax(a: Any, dim: Any, keepdim: bool, fn: Any = np.argmax) -> Any:
     else:
         (d,) = normalize_dims(dim, x.ndim)
         out = fn(x, axis=d, keepdims=keepdim) if x.ndim else np.zeros((), int)
-    return constant(np.asarray(out, np.int64))
+    return constant(row_major(np.asarray(out, np.int64)))
 
 
 SortResult, TopkResult = return_type("sort"), return_type("topk")
@@ -247,10 +248,10 @@ class _Selecting(Op):
         values = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
         if not keepdim and x.ndim:
             values, idx = values.squeeze(d), idx.squeeze(d)
-        indices = constant(np.asarray(idx, np.int64, order="C"))
+        indices = constant(row_major(np.asarray(idx, np.int64)))
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(indices)
-        return np.asarray(values, order="C"), indices
+        return row_major(np.asarray(values)), indices
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad, _: Any) -> tuple:

@@ -17,6 +17,7 @@ import numpy as np
 from .. import _formula as f
 from ._common import Ctx, Grad, Op
 from ._dims import checked_dims, normalize_dims, reduce_dims
+from ._layout import row_major
 
 
 class Flip(Op):
@@ -56,7 +57,7 @@ class Roll(Op):
         ctx.shift_args, ctx.dim_args = shifts, dims
         axes = normalize_dims(dims, x.ndim) if dims else None
         out = np.roll(x, shifts if dims else shifts[0], axes)
-        return np.asarray(out, order="C")  # PyTorch's result is row-major
+        return row_major(np.asarray(out))  # PyTorch's result is row-major
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:

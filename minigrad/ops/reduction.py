@@ -32,6 +32,7 @@ from .._dtype import from_numpy_dtype
 from .._warn import quiet_mean, warn
 from ._common import Ctx, Grad, Op
 from ._dims import as_saved, normalize_dims, reduce_dims, restore_dims, return_type
+from ._layout import row_major
 
 
 def _sum_dtype(x: np.ndarray, dtype: Any) -> Any:
@@ -80,7 +81,7 @@ class SumDim(Op):
         ctx.keepdim, ctx.self_sym_sizes = keepdim, x.shape
         axes = ctx.dims if dim not in ((), []) else None  # no dims means all dims
         out = x.sum(axis=axes, keepdims=keepdim, dtype=_sum_dtype(x, dtype))
-        return np.asarray(out, order="C")  # PyTorch: a fresh row-major result
+        return row_major(np.asarray(out))  # PyTorch: a fresh row-major result
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
@@ -119,7 +120,7 @@ class Nansum(Op):
         ctx.save_for_backward(a)
         values = np.where(np.isnan(x), 0, x) if x.dtype.kind == "f" else x
         out = values.sum(axis=ctx.dims, keepdims=keepdim, dtype=_sum_dtype(x, dtype))
-        return np.asarray(out, order="C")
+        return row_major(np.asarray(out))
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
@@ -184,7 +185,7 @@ class MeanDim(Op):
         ctx.keepdim, ctx.self_sym_sizes, ctx.self_sym_numel = keepdim, x.shape, x.size
         axes = ctx.dims if dim not in ((), []) else None
         out = quiet_mean(x, axis=axes, keepdims=keepdim, dtype=dtype)
-        return np.asarray(out, order="C")
+        return row_major(np.asarray(out))
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
@@ -239,7 +240,7 @@ class Var(Op):
         dev = x - quiet_mean(x, axis=ctx.dims, keepdims=True)
         with np.errstate(divide="ignore", invalid="ignore"):
             sq = (dev * dev).sum(axis=ctx.dims, keepdims=keepdim)
-            return np.asarray(sq / max(ctx.dof, 0), x.dtype, order="C")
+            return row_major(np.asarray(sq / max(ctx.dof, 0), x.dtype))
 
     @staticmethod
     def forward(ctx: Ctx, a: Any, dim: Any, correction: Any, keepdim: bool) -> Any:
@@ -342,7 +343,7 @@ class ProdDim(Op):
         out = (
             x.prod(axis=ctx.d, keepdims=keepdim, dtype=_prod_dtype(x)) if x.ndim else x
         )
-        out = np.array(out, order="C")
+        out = row_major(out)
         ctx.save_for_backward(a, out)
         return out
 
@@ -390,7 +391,7 @@ class Logsumexp(Op):
             s = np.log(np.exp(x - m).sum(axis=ctx.dims, keepdims=True)) + m
         if not keepdim:
             s = s.reshape([n for d, n in enumerate(s.shape) if d not in ctx.dims])
-        out = np.asarray(s, x.dtype, order="C")
+        out = row_major(np.asarray(s, x.dtype))
         ctx.save_for_backward(a, out)
         return out
 
@@ -433,7 +434,7 @@ class VectorNorm(Op):
         kw = {"axis": ctx.dims, "keepdims": keepdim}
         with np.errstate(over="ignore", under="ignore"):
             out = VectorNorm._norm(x, ax, p, kw)
-        out = np.asarray(out, x.dtype, order="C")
+        out = row_major(np.asarray(out, x.dtype))
         ctx.save_for_backward(a, out)
         return out
 
@@ -499,7 +500,7 @@ class Cumsum(Op):
         if not x.ndim:
             return x.astype(_sum_dtype(x, None) or x.dtype)
         out = np.cumsum(x, axis=ctx.d, dtype=_sum_dtype(x, None))
-        return np.asarray(out, order="C")
+        return row_major(np.asarray(out))
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
@@ -525,7 +526,7 @@ class Cumprod(Op):
         (ctx.d,) = normalize_dims(dim, x.ndim)
         ctx.dim = f.u64(dim)
         out = np.cumprod(x, axis=ctx.d) if x.ndim else x.copy()
-        out = np.asarray(out, order="C")
+        out = row_major(np.asarray(out))
         ctx.save_for_backward(a, out)
         return out
 

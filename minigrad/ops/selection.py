@@ -44,7 +44,9 @@ from ._common import (
     broadcast_shape,
     constant,
     dtype_name,
+    promoted,
 )
+from ._layout import elementwise_layout, like, plain, row_major
 
 
 def _tensor(x: Any) -> Any:
@@ -69,7 +71,10 @@ class Where(Op):
             )
         broadcast_shape(broadcast_shape(c.shape, a._data.shape), b._data.shape)
         ctx.save_for_backward(cond)
-        return binary_out(np.where(c, a._data, b._data), a, b)
+        out = np.where(c, a._data, b._data)
+        if out.ndim > 1 and not (plain(c, a._data) and plain(a._data, b._data)):
+            out = elementwise_layout(out, (c, a._data, b._data))  # c leads
+        return promoted(out, a, b)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
@@ -110,7 +115,7 @@ class MaskedFill(Op):
         broadcast_shape(m.shape, x.shape)
         ctx.save_for_backward(mask)
         filled = np.where(m, np.asarray(value).astype(x.dtype), x)
-        return np.asarray(filled, order="C")  # PyTorch fills a row-major clone
+        return row_major(np.asarray(filled))  # PyTorch fills a row-major clone
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
@@ -136,7 +141,7 @@ class MaskedFillTensor(Op):
         x = a._data
         broadcast_shape(m.shape, x.shape)
         ctx.save_for_backward(mask)
-        return np.asarray(np.where(m, v._data.astype(x.dtype), x), order="C")
+        return row_major(np.asarray(np.where(m, v._data.astype(x.dtype), x)))
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
@@ -223,7 +228,7 @@ def _clamp_array(x: np.ndarray, lo: Any, hi: Any, dtype: Any) -> np.ndarray:
         out = np.maximum(out, lo)
     if hi is not None:
         out = np.minimum(out, hi)  # min > max gives max everywhere, as in PyTorch
-    return np.asarray(out).astype(dtype, copy=False)
+    return like(np.asarray(out).astype(dtype, copy=False), x)  # a unary op
 
 
 def _inside(x: np.ndarray, lo: Any, hi: Any) -> np.ndarray:

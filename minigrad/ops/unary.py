@@ -57,6 +57,7 @@ import numpy as np
 
 from .. import _formula as f
 from ._common import Ctx, Grad, Op, as_float
+from ._layout import like
 
 
 class Exp(Op):
@@ -68,6 +69,8 @@ class Exp(Op):
     def forward(ctx: Ctx, a: Any) -> Any:
         with np.errstate(over="ignore"):  # exp overflows to inf silently
             out = np.exp(as_float(a._data))
+        if out.ndim > 1:  # (a 1-d result is row-major in both: the tiny-op path)
+            out = like(out, a._data)
         ctx.save_for_backward(out)
         return out
 
@@ -86,7 +89,7 @@ class Log(Op):
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.log(as_float(a._data))
+            return like(np.log(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -102,7 +105,7 @@ class Reciprocal(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         with np.errstate(divide="ignore"):
-            out = 1 / as_float(a._data)
+            out = like(1 / as_float(a._data), a._data)
         ctx.save_for_backward(out)
         return out
 
@@ -121,7 +124,7 @@ class Sqrt(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         with np.errstate(invalid="ignore"):
-            out = np.sqrt(as_float(a._data))
+            out = like(np.sqrt(as_float(a._data)), a._data)
         ctx.save_for_backward(out)
         return out
 
@@ -139,7 +142,7 @@ class Abs(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
-        return np.abs(a._data)
+        return like(np.abs(a._data), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -155,7 +158,7 @@ class Sin(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
-        return np.sin(as_float(a._data))
+        return like(np.sin(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -171,7 +174,7 @@ class Cos(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
-        return np.cos(as_float(a._data))
+        return like(np.cos(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -186,7 +189,9 @@ class Sign(Op):
 
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
-        return np.nan_to_num(np.sign(a._data), nan=0)  # sign(nan) is 0 in PyTorch
+        return like(
+            np.nan_to_num(np.sign(a._data), nan=0), a._data
+        )  # sign(nan) is 0 in PyTorch
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -202,7 +207,9 @@ class Sgn(Op):
 
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
-        out = np.nan_to_num(np.sign(a._data), nan=0)  # as sign: sgn(nan) is 0
+        out = like(
+            np.nan_to_num(np.sign(a._data), nan=0), a._data
+        )  # as sign: sgn(nan) is 0
         ctx.save_for_backward(a, out)  # (PyTorch's formula needs them for complex)
         return out
 
@@ -221,7 +228,7 @@ class Rsqrt(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = 1 / np.sqrt(as_float(a._data))
+            out = like(1 / np.sqrt(as_float(a._data)), a._data)
         ctx.save_for_backward(out)
         return out
 
@@ -241,7 +248,7 @@ class Log1p(Op):
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.log1p(as_float(a._data))
+            return like(np.log1p(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -258,7 +265,7 @@ class Log2(Op):
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.log2(as_float(a._data))
+            return like(np.log2(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -275,7 +282,7 @@ class Log10(Op):
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.log10(as_float(a._data))
+            return like(np.log10(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -290,7 +297,7 @@ class Exp2(Op):
 
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
-        out = np.exp2(as_float(a._data))
+        out = like(np.exp2(as_float(a._data)), a._data)
         ctx.save_for_backward(out)
         return out
 
@@ -307,7 +314,7 @@ class Expm1(Op):
 
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
-        out = np.expm1(as_float(a._data))
+        out = like(np.expm1(as_float(a._data)), a._data)
         ctx.save_for_backward(out)
         return out
 
@@ -341,7 +348,7 @@ class Tan(Op):
 
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
-        out = np.tan(as_float(a._data))
+        out = like(np.tan(as_float(a._data)), a._data)
         ctx.save_for_backward(out)
         return out
 
@@ -359,7 +366,7 @@ class Asin(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
-        return np.arcsin(as_float(a._data))
+        return like(np.arcsin(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -375,7 +382,7 @@ class Acos(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
-        return np.arccos(as_float(a._data))
+        return like(np.arccos(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -391,7 +398,7 @@ class Atan(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
-        return np.arctan(as_float(a._data))
+        return like(np.arctan(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -407,7 +414,7 @@ class Sinh(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
-        return np.sinh(as_float(a._data))
+        return like(np.sinh(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -423,7 +430,7 @@ class Cosh(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
-        return np.cosh(as_float(a._data))
+        return like(np.cosh(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -439,7 +446,7 @@ class Asinh(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
-        return np.arcsinh(as_float(a._data))
+        return like(np.arcsinh(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -455,7 +462,7 @@ class Acosh(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
-        return np.arccosh(as_float(a._data))
+        return like(np.arccosh(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -471,7 +478,7 @@ class Atanh(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.save_for_backward(a)
-        return np.arctanh(as_float(a._data))
+        return like(np.arctanh(as_float(a._data)), a._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -500,7 +507,7 @@ class AsinhInplace(NoInplaceDerivative):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.op = "asinh"
-        return np.arcsinh(as_float(a._data))
+        return like(np.arcsinh(as_float(a._data)), a._data)
 
 
 class AcoshInplace(NoInplaceDerivative):
@@ -511,7 +518,7 @@ class AcoshInplace(NoInplaceDerivative):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.op = "acosh"
-        return np.arccosh(as_float(a._data))
+        return like(np.arccosh(as_float(a._data)), a._data)
 
 
 class AtanhInplace(NoInplaceDerivative):
@@ -522,7 +529,7 @@ class AtanhInplace(NoInplaceDerivative):
     @staticmethod
     def forward(ctx: Ctx, a: Any) -> Any:
         ctx.op = "atanh"
-        return np.arctanh(as_float(a._data))
+        return like(np.arctanh(as_float(a._data)), a._data)
 
 
 # ------------------------------------------------------------------ rounding

@@ -39,6 +39,7 @@ import numpy as np
 
 from .. import _formula as f
 from ._common import Ctx, Grad, Op
+from ._layout import reshaped
 
 
 def view_shape(shape: Any, numel: int) -> tuple[int, ...]:
@@ -72,12 +73,12 @@ class View(Op):
 
     @staticmethod
     def view_fn(x: np.ndarray, shape: tuple) -> np.ndarray:
-        return x.reshape(shape)
+        return reshaped(x, shape)
 
     @staticmethod
     def forward(ctx: Ctx, a: Any, shape: tuple) -> Any:
         ctx.self_sym_sizes = a._data.shape
-        out = a._data.reshape(shape)
+        out = reshaped(a._data, shape)
         if out.size and not np.shares_memory(out, a._data):
             raise RuntimeError(
                 "view size is not compatible with input tensor's size and stride (at "
@@ -106,7 +107,7 @@ class UnsafeView(Op):
     @staticmethod
     def forward(ctx: Ctx, a: Any, shape: tuple) -> Any:
         ctx.self_sym_sizes = a._data.shape
-        return a._data.reshape(shape)
+        return reshaped(a._data, shape)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
