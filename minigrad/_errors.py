@@ -109,18 +109,27 @@ def first_stale(owner: Any, stale: Any) -> Any:
 def check_inplace(t: Any) -> None:
     """PyTorch refuses in-place changes to leaves that require grad (and views of
     them) while recording, since their old value may be needed for backward."""
+    base = t._base
+    if base is not None and t._grad_fn is None and t._view_version != t._vc.value:
+        # a view whose base got its history after the view was made: PyTorch
+        # reads the view's own grad_fn, still unset until something asks for
+        # it, so it takes the view for a leaf that requires grad
+        if base._grad_fn is not None:
+            raise RuntimeError(LEAF_INPLACE)
     if not t.requires_grad:
         return
-    base = t._base
     if base is not None and base.grad_fn is None:  # also a view made a leaf
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an "
             "in-place operation."
         )
     if t.grad_fn is None:
-        raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation."
-        )
+        raise RuntimeError(LEAF_INPLACE)
+
+
+LEAF_INPLACE = (
+    "a leaf Variable that requires grad is being used in an in-place operation."
+)
 
 
 def refuse_overlap(data: np.ndarray) -> None:
