@@ -10,6 +10,7 @@ text). A last test checks that the fast paths are the ones taken by default.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -206,8 +207,40 @@ def selections_and_functions(t: Transcript) -> None:
     t.value("a.grad", a.grad)
 
 
+def saved_values(t: Transcript) -> None:
+    """What ops save, each kind the fast apply keeps itself or hands on to
+    _save_all: a result, inputs with a slot left None, the same input twice,
+    inputs and the result (pow), an array made in forward (logsigmoid), and
+    read after backward freed them (a slot that held None still reads None)."""
+    a, b, w = _inputs(7)
+    x = a * 1.5
+    parts = [
+        x.tanh(),  # its result
+        x * b,  # self only (b needs no grad): other's slot holds None
+        x * x,  # one tensor in both slots
+        x.abs() ** (b * 0 + 2),  # both inputs and the result
+        T.nn.functional.logsigmoid(x),  # an input and a buffer from forward
+        x.double() * w,  # float64 nodes beside float32 ones of the same shape
+    ]
+    for i, p in enumerate(parts):
+        t.value(f"part {i}", p)
+    sum(p.sum() for p in parts).backward()
+    for i, p in enumerate(parts):
+        t.value(f"part {i} after", p)
+    t.value("a.grad", a.grad)
+    # a saved result is kept as its data, not as the tensor (which would make a
+    # cycle tensor -> node -> tensor): dropped, the tensor is freed at once
+    for make in (lambda: x.tanh(), lambda: x.abs() ** (b * 0 + 2)):
+        ref = weakref.ref(make())
+        t.append(("result freed at once", ref() is None))
+    y = x.exp()
+    y.add_(1)  # exp's saved result changed: its backward refuses
+    t.error("stale result", lambda: y.sum().backward())
+
+
 PROGRAMS = [
     chain,
+    saved_values,
     create_graph,
     hooks,
     views_and_inplace,
@@ -303,3 +336,17 @@ def test_a_first_gradient_is_taken_without_a_copy_only_when_unshared(
     a.grad = None
     h.sum().backward()
     assert not np.shares_memory(a.grad._data, kept[0]._data)
+
+
+def test_nodes_of_one_shape_and_dtype_share_their_output_meta() -> None:
+    """The (shape, dtype) of a fast-path node's output is one shared tuple per
+    shape and dtype (_fastpath.single_output_meta): fewer objects per node, the
+    same check; the general path makes its own, equal."""
+    a, b, w = _inputs(8)
+    y, z, d = a * b, a.exp(), a.double()
+    assert y.grad_fn._output_meta is z.grad_fn._output_meta
+    assert y.grad_fn._output_meta == (((2, 3), np.dtype(np.float32)),)
+    assert d.grad_fn._output_meta == (((2, 3), np.dtype(np.float64)),)
+    assert (w * 2).grad_fn._output_meta == (((3,), np.dtype(np.float64)),)
+    with _fastpath.disabled():
+        assert (a * b).grad_fn._output_meta == y.grad_fn._output_meta

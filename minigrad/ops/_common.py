@@ -68,10 +68,18 @@ def is_tensor(x: Any) -> bool:
     return isinstance(x, node.Tensor)
 
 
+# The dtype of each Python number type as PyTorch wraps it (dt.scalar_dtype's
+# answer, looked up by exact type: ``x * 0.9`` wraps a number on every call).
+_WRAPPED_DTYPES = {t: dt.scalar_dtype(t()).np for t in (float, int, bool)}
+
+
 def _scalar(value: Any) -> Any:
     """A Python number as the 0-d tensor PyTorch wraps it into (``2`` -> int64);
     it keeps a Python number's low rank in type promotion."""
-    t = node.Tensor._make(np.asarray(value, dt.scalar_dtype(value).np), False)
+    np_dtype = _WRAPPED_DTYPES.get(type(value))
+    if np_dtype is None:  # a numpy scalar, or a subclass of a Python number
+        np_dtype = dt.scalar_dtype(value).np
+    t = node.Tensor._make(np.asarray(value, np_dtype), False)
     t._wrapped_number = True
     return t
 
