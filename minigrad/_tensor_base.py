@@ -1488,7 +1488,7 @@ class TensorBase(ViewsAndInplace):
         """Basic indexing is a chain of views (select/slice/unsqueeze), as in
         PyTorch; any list, array or tensor index makes one IndexBackward0 copy,
         of what the basic part of the key viewed first."""
-        key = _ranges_as_lists(key)
+        key = _byte_masks_as_bool(_ranges_as_lists(key))
         _check_index_items(key)
         if isinstance(key, (Tensor, list, np.ndarray)) and not _is_int_scalar(key):
             return self._index(key)
@@ -1770,6 +1770,7 @@ class TensorBase(ViewsAndInplace):
         return self._inplace(IX.IndexPut, values, key, accumulate)
 
     def _index(self, key: Any) -> Tensor:
+        _check_masks(self._data.shape, key)
         np_key = _numpy_key(key)
         items = key if isinstance(key, tuple) else (key,)
         indices = tuple(
@@ -1812,6 +1813,7 @@ class TensorBase(ViewsAndInplace):
             sizes = sizes[1:]
         if sizes != value._data.shape:
             value = value.view(sizes)
+        _check_masks(viewed._data.shape, index)
         viewed._inplace(IX.IndexPut, value, _numpy_key(index), False)
 
     # --------------------------------------------- join and split (ops/join.py)
@@ -2143,6 +2145,50 @@ def _check_index_items(key: Any) -> None:
                 "only integers, slices (`:`), ellipsis (`...`), None and long or "
                 f"byte Variables are valid indices (got {_py_type_name(k)})"
             )
+
+
+def _byte_masks_as_bool(key: Any) -> Any:
+    """A uint8 tensor in a read's key is a mask, as in PyTorch (which warns that
+    this is deprecated), not integer indices."""
+    items = key if isinstance(key, tuple) else (key,)
+    if not any(isinstance(k, Tensor) and k._data.dtype == np.uint8 for k in items):
+        return key
+    warnings.warn(
+        "indexing with dtype minigrad.uint8 is now deprecated, please use a dtype "
+        "minigrad.bool instead.",
+        UserWarning,
+        stacklevel=3,
+    )
+    items = tuple(
+        Tensor._make(k._data.astype(bool), False)
+        if isinstance(k, Tensor) and k._data.dtype == np.uint8
+        else k
+        for k in items
+    )
+    return items if isinstance(key, tuple) else items[0]
+
+
+def _check_masks(shape: tuple, key: Any) -> None:
+    """PyTorch's words, not numpy's, for a bool mask that does not fit the dims
+    it indexes; ``key`` holds slices and index items for a tensor of ``shape``
+    (what the key's basic items viewed)."""
+    dim = 0
+    for k in key if isinstance(key, tuple) else (key,):
+        n = _consumed(k)
+        mask = k._data if isinstance(k, Tensor) else k
+        mask = _list_index(mask) if isinstance(mask, list) else mask
+        if isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.ndim:
+            if dim + n > len(shape):
+                ndim = len(shape)
+                raise IndexError(f"too many indices for tensor of dimension {ndim}")
+            for j, size in enumerate(mask.shape):
+                if size != shape[dim + j]:
+                    raise IndexError(
+                        f"The shape of the mask {list(mask.shape)} at index {j} does "
+                        "not match the shape of the indexed tensor "
+                        f"{list(shape)} at index {dim + j}"
+                    )
+        dim += n
 
 
 def _numpy_key(key: Any) -> Any:

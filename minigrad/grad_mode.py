@@ -52,7 +52,9 @@ class _GradModeContext:
 
     def __new__(cls, func: Callable | None = None, *args: Any) -> Any:
         self = super().__new__(cls)
-        if callable(func):  # used as a bare decorator: @no_grad
+        # used as a bare decorator, @no_grad: PyTorch wraps whatever it is given
+        # (``no_grad(5)`` is a function that fails when called, not an error)
+        if func is not None:
             self.__init__()
             return self(func)
         return self

@@ -198,6 +198,45 @@ SCENARIOS: dict[str, Scenario] = {
         lambda: a.index_add_(0, T.tensor([1.0]), T.ones(1, 3)),
     ),
     "mm_shapes": lambda T: ([a := _leaf(T, 2, 3)], lambda: a @ T.ones(2, 3)),
+    # a bool mask is checked against the dims it indexes, of what the key's
+    # basic items viewed (``a[0, mask]`` checks a[0]'s shape)
+    "mask_shape": lambda T: ([a := T.ones(3)], lambda: a[T.tensor([True, False])]),
+    "mask_shape_2d": lambda T: (
+        [a := T.ones(2, 3, 4)],
+        lambda: a[T.ones(2, 4, dtype=T.bool)],
+    ),
+    "mask_shape_after_select": lambda T: (
+        [a := T.ones(2, 3, 4)],
+        lambda: a[0, T.ones(2, dtype=T.bool)],
+    ),
+    "mask_shape_after_none": lambda T: (
+        [a := T.ones(2, 3)],
+        lambda: a[None, :, T.ones(2, dtype=T.bool)],
+    ),
+    "mask_shape_second_mask": lambda T: (
+        [a := T.ones(2, 3)],
+        lambda: a[T.ones(2, dtype=T.bool), T.ones(2, dtype=T.bool)],
+    ),
+    "mask_shape_list": lambda T: ([a := T.ones(2, 3)], lambda: a[[True, False, True]]),
+    "mask_too_many_dims": lambda T: (
+        [a := T.ones(2, 3)],
+        lambda: a[T.ones(2, 3, 1, dtype=T.bool)],
+    ),
+    "mask_shape_setitem": lambda T: (
+        [a := T.ones(2, 3)],
+        lambda: a.__setitem__((slice(None), T.ones(2, dtype=T.bool)), 0.0),
+    ),
+    "mask_shape_setitem_list": lambda T: (
+        [a := T.ones(2, 3)],
+        lambda: a.__setitem__([True, False, True], 0.0),
+    ),
+    # a uint8 index is a mask (deprecated, with PyTorch's warning)
+    "byte_mask_shape": lambda T: (
+        [a := T.ones(2, 3)],
+        lambda: a[T.tensor([1, 0, 1], dtype=T.uint8)],
+    ),
+    # no_grad(x) is the bare decorator applied to x: it fails when called
+    "no_grad_of_a_number": lambda T: ([T.ones(1)], lambda: T.no_grad(5)()),
 }
 
 
@@ -216,6 +255,8 @@ def _outcome(T: Any, name: str) -> tuple[list[str], list]:
     after = [_state(t) for t in touched]
     assert before == after, f"{name}: the error changed a tensor"
     said = [f"{w.category.__name__}: {w.message}" for w in caught] + [message]
+    # PyTorch's C++ warnings name the source line that raised them
+    said = [re.sub(r" \(Triggered internally at [^)]*\)", "", m) for m in said]
     return [re.sub(r"\btorch\b", "minigrad", m) for m in said], after
 
 

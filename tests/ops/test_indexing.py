@@ -335,3 +335,23 @@ CASES: dict[str, tuple[tuple, Any]] = {
     "two_lists": ((4, 3), lambda T, a: a[[0, 1], [2, 2]]),
 }
 test_shape_ops_vs_torch = cases_vs_torch(CASES)
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        lambda T: T.tensor([1, 0, 1], dtype=T.uint8),
+        lambda T: (slice(None), T.tensor([0, 1, 1, 0], dtype=T.uint8)),
+        lambda T: (T.tensor([1, 0, 0], dtype=T.uint8), 1),
+    ],
+    ids=["rows", "cols", "with_int"],
+)
+def test_a_uint8_index_is_a_mask(key: Any) -> None:
+    """``a[uint8 tensor]`` picks where the mask is nonzero, as a bool mask does
+    (PyTorch warns that it is deprecated); it is not a list of indices 0 and 1."""
+
+    def fn(T: Any, a: Any) -> Any:
+        with pytest.warns(UserWarning, match="indexing with dtype .*uint8"):
+            return a[key(T)]
+
+    differential(fn, [np.random.default_rng(3).normal(size=(3, 4))])
