@@ -69,11 +69,23 @@ class Theme:
     colors: dict[str, tuple[str, str]]  # kind -> (fill, border)
     node_pt: str = "12"  # node names
     small_pt: str = "10"  # detail lines, numbers, edge labels
+    # a tensor's numbers (values, .grad) as one line of at most this many
+    # characters, "…" where cut (`shown_values`); None: the whole preview
+    value_chars: int | None = None
+
+
+# On a slide a matrix's preview (four lines of numbers, too small to read
+# from afar) made its box wider and taller than its name needs, and the
+# graph smaller on the page; its shape and dtype are on the line above.
+SLIDE_VALUE_CHARS = 24
 
 
 def lecture(theme: Theme) -> Theme:
-    """The same colours with lecture-sized text (slides are read from afar)."""
-    return dataclasses.replace(theme, node_pt="34", small_pt="15")
+    """The same colours with lecture-sized text (slides are read from afar)
+    and a tensor's numbers on one short line (`SLIDE_VALUE_CHARS`)."""
+    return dataclasses.replace(
+        theme, node_pt="34", small_pt="15", value_chars=SLIDE_VALUE_CHARS
+    )
 
 
 THEMES: dict[str, Theme] = {
@@ -246,6 +258,17 @@ class _Label:
         self.rows.append(f"{cell}>{font}</td>")
         return self
 
+    def beside(self, text: str, numbers: str, room: str) -> _Label:
+        """``text`` (`small`) and ``numbers`` (`mono`, ``room``) on one row:
+        a slide's "grad:" beside its one-line cell (`Theme.value_chars`)."""
+        text_cell, numbers_cell = (
+            _Label(self.theme).small(text).mono(numbers, room).rows
+        )
+        cells = f'{text_cell}<td width="4"></td>{numbers_cell}'  # (a space between)
+        table = '<table border="0" cellborder="0" cellspacing="0" cellpadding="0">'
+        self.rows.append(f"<td>{table}<tr>{cells}</tr></table></td>")
+        return self
+
     def html(self, plain: bool = False) -> str:
         """The label as a table of rows. ``plain``: lines of text without the
         table, when no row is a block of numbers (`mono`): the same words
@@ -333,13 +356,17 @@ def _tensor_label(
         meta.append(f"_version={t.version}")
     if meta:
         lab.small(" ".join(meta))
-    if show_values and t.value:
-        lab.mono(t.value)
+    values = _values_line(t, theme)
+    if show_values and values:
+        lab.mono(values)
     if _has_grad_cell(t):
         # the grad keeps the room of the values (or of "None") before and after
         # backward(), so filling it in moves no node
-        room = grad_room(t)
-        lab.small("grad:").mono("None" if t.grad is None else t.grad, room)
+        grad, room = _grad_text(t, theme), grad_room(t, theme)
+        if theme.value_chars is None:
+            lab.small("grad:").mono(grad, room)
+        else:  # (one line of numbers: beside its name, a line less)
+            lab.beside("grad:", grad, room)
     flags = []
     if t.retains_grad:
         flags.append("retains_grad")
@@ -373,17 +400,47 @@ def _copy_label(
     return lab.html(plain)
 
 
-def grad_room(t: TensorInfo) -> str:
-    """Text as large as a tensor's grad cell: its values, or "None"."""
-    return _widest("None", t.value)
+def shown_values(text: str, theme: Theme | None) -> str:
+    """Numbers (a preview of values or of a ``.grad``) as ``theme`` draws
+    them: on one line of at most ``theme.value_chars`` characters when it
+    says so (a slide: `lecture`), else as they are."""
+    if theme is None or theme.value_chars is None:
+        return text
+    line = " ".join(part.strip() for part in text.splitlines())
+    return fitted(line, "x" * theme.value_chars)
 
 
-def blank_grad(t: TensorInfo) -> str:
+def _values_line(t: TensorInfo, theme: Theme) -> str:
+    """A tensor's values under its name: on a slide only when they fit whole
+    on the line (a scalar, a short vector; `shown_values`), none otherwise
+    (the line above gives its shape and dtype)."""
+    line = shown_values(t.value, theme)
+    return line if theme.value_chars is None or "…" not in line[-1:] else ""
+
+
+def grad_room(t: TensorInfo, theme: Theme | None = None) -> str:
+    """Text as large as a tensor's grad cell: its values (as ``theme`` draws
+    them, `shown_values`), or "None"."""
+    return _widest("None", shown_values(t.value, theme))
+
+
+def blank_grad(t: TensorInfo, theme: Theme | None = None) -> str:
     """The grad cell of a stepper's picture before the gradient arrives:
     empty (no-break spaces the size of the room, which the static frame
     exports fill in step by step)."""
-    lines, width = _extent(grad_room(t))
+    lines, width = _extent(grad_room(t, theme))
     return "\n".join(["\u00a0" * width] * lines)
+
+
+def _grad_text(t: TensorInfo, theme: Theme) -> str:
+    """What a tensor's grad cell shows: "None", its gradient (`shown_values`)
+    or, before the gradient arrives, the blank room (`blank_grad`: the
+    stepper makes it for the whole preview, a slide's room may be smaller)."""
+    if t.grad is None:
+        return "None"
+    if not t.grad.strip():  # (no-break spaces are whitespace to strip())
+        return blank_grad(t, theme)
+    return shown_values(t.grad, theme)
 
 
 def fitted(text: str, room: str) -> str:
@@ -417,7 +474,8 @@ def grad_labels(
         if t is None:
             continue
         ids = copies.get(tid, [tid])
-        shown = dataclasses.replace(t, grad=fitted(grad, grad_room(t)))
+        grad = fitted(shown_values(grad, th), grad_room(t, th))
+        shown = dataclasses.replace(t, grad=grad)
         n = uses.get(tid, 1)
         label = _tensor_label(shown, th, show_values, n, _is_expert(detail))
         out.update((did, label) for did in ids)
@@ -466,6 +524,21 @@ def _uses_badge(lab: _Label, uses: int, leaf: str | None = None) -> None:
         lab.small(f"{of}{uses} uses (one tensor)")
 
 
+def _packed(items: list[str], name: str, theme: Theme) -> list[str]:
+    """A node's attribute lines; a slide (`Theme.value_chars`) puts as many
+    on a line as fit under the node's name (a line less each, not wider)."""
+    if theme.value_chars is None:
+        return items
+    room = len(name) * float(theme.node_pt) / float(theme.small_pt)
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + 2 + len(item) <= room:
+            lines[-1] += f", {item}"
+        else:
+            lines.append(item)
+    return lines
+
+
 def _function_label(
     f: FunctionInfo,
     theme: Theme,
@@ -478,7 +551,7 @@ def _function_label(
     lab = _Label(theme).title(f.name)
     _uses_badge(lab, uses, leaf)
     if show_attrs:
-        for line in _attr_lines(f, expert):
+        for line in _packed(_attr_lines(f, expert), f.name, theme):
             lab.small(line)
     if f.hooks:
         lab.small(f"hooks: {f.hooks}")
@@ -512,9 +585,10 @@ def _saved_label(
         lab.small(f"{shape} {t.dtype} saved at v{s.saved_version}")
         if t.name is not None:
             lab.small(f"is {t.name}")
-        if show_values and t.value:
+        values = _values_line(t, theme)
+        if show_values and values:
             # a cell of fixed size: struck-through lines are spaced differently
-            lab.mono(t.value, room=t.value)
+            lab.mono(values, room=values)
     return lab.html()
 
 
@@ -884,6 +958,10 @@ def backward_dot(
         for did in ids:
             _node(where, p + did, label, t.kind, th, classes, output=t.is_output)
     shown_ids = {t.id for t in shown}
+    # On a slide an edge's words are an xlabel, placed once the nodes are: a
+    # labelled edge takes a rank of its own in the engine, ~100 pt more in a
+    # 2-layer MLP's height ("variable", "grad_fn"), its names drawn smaller.
+    words = "xlabel" if slide else "label"
     # Gradient flow: a node passes gradients to its next_functions.
     exits = _exit_labels(g.folds)
     spine = _spine_edges(g) if compact else set()
@@ -903,8 +981,8 @@ def backward_dot(
             p + e.src,
             p + dst,
             id=p + e.id,
-            label=label,
             weight=weight,
+            **{words: label},
             **{"class": kind},
         )
     for f in g.functions.values():
@@ -920,9 +998,8 @@ def backward_dot(
                     p + fid,
                     p + tid,
                     id=f"{p}e-{fid}-variable",
-                    label=None if compact else "variable",
                     color=th.colors["leaf"][1],
-                    **{"class": "variable"},
+                    **{"class": "variable", words: None if compact else "variable"},
                 )
                 if beside:
                     home.body.append(
@@ -939,9 +1016,8 @@ def backward_dot(
                 p + t.id,
                 p + fid,
                 id=f"{p}e-{t.id}-grad_fn",
-                label=label,
                 style="dashed",
-                **{"class": "grad-fn"},
+                **{"class": "grad-fn", words: label},
             )
     kinds = ["fn"] + (
         ["accumulate"]
@@ -951,6 +1027,7 @@ def backward_dot(
     if any(f in g.boxes for f in g.functions):
         kinds.append("module")
     if show_saved:
+        beside: dict[str, list[str]] = {}  # a slide's node -> its saved slots
         for s in g.saved.values():
             kind = "saved" if s.state == "ok" else f"saved-{s.state}"
             # saved and freed both, before and after backward(): the legend
@@ -986,6 +1063,14 @@ def backward_dot(
                     constraint="false",
                     **{"class": "same-tensor"},
                 )
+            beside.setdefault(s.node, []).append(s.id)
+        if slide:  # each node's saved slots on its row, not a row below it:
+            # below, the node sat over the middle of its slots and the next
+            # node, and the graph drifted sideways a little at each step (a
+            # 2-layer MLP: 2,540 pt wide, 1,920 with its slots beside)
+            for fid, slots in beside.items():
+                same = "; ".join(_quote(p + i) for i in [fid, *slots])
+                box.get(fid, dot).body.append(f"\t{{rank=same; {same}}}\n")
     box.close(dot)
     if legend:
         draw_legend = (

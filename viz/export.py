@@ -53,6 +53,7 @@ from .dot import (
     lecture,
     legend_column,
     page_parts,
+    shown_values,
     title_dot,
 )
 from .drawing import DEFAULT_DPI, Size, check_dpi, check_parent
@@ -971,8 +972,8 @@ def pdf_pages(
             if sid in groups:
                 undo += _paint(groups[sid], attrs)
         for sid, grad in (grads[k] if grads else {}).items():
-            if sid in groups:
-                undo += _write_grad(groups[sid], grad)
+            if sid in groups:  # (a slide's numbers on one line, as the cell)
+                undo += _write_grad(groups[sid], shown_values(grad, theme))
         # the tags over everything, in the graph's group (its coordinates)
         tags = frame_tags(
             geometry,

@@ -392,10 +392,10 @@ def test_stepper_slides_have_lecture_size_node_names(
     a title) the node names of lesson graphs are at least 18 px: the caption
     is one line, the key and legend go where they take least from the
     graph, and the graph is laid out in the direction that draws it larger.
-    A 2-layer MLP with cross-entropy does not reach 18 px (its saved
-    matrices' values make it 2771 x 1488 pt at lecture size); for it and
-    every other graph the page is at least as large as the plain
-    arrangement (top-down, key and legend as rows) would draw it."""
+    A 2-layer MLP with cross-entropy reaches it too (18.1 / 22.0 px): its
+    matrices' values are not drawn, its saved slots sit beside their nodes.
+    Every graph's page is at least as large as the plain arrangement
+    (top-down, key and legend as rows) would draw it."""
     from test_viz_stable_layout import mlp_with_cross_entropy
 
     from viz import export
@@ -408,8 +408,7 @@ def test_stepper_slides_have_lecture_size_node_names(
         stepper = viz.BackwardStepper(out, params=params)
         pdf = stepper.save(tmp_path / "s.pdf", size=size, theme=theme, title=TITLE)
         px = name_px(pdf.read_bytes(), node_pt, width)
-        if not name.startswith("MLP"):
-            assert px >= 18, (name, px)
+        assert px >= 18, (name, px)
         # never smaller than top-down with the key and legend as rows
         asked = dict(size=size, theme=theme, title=TITLE, rankdir="TB")
         opts = stepper.drawing._resolved(export=True, **asked)
@@ -599,3 +598,52 @@ def test_the_key_draws_a_sent_gradient_as_a_line(column):
         assert len(starts) == 1 and None not in starts  # flush left, one edge
     else:
         assert len(lefts) == len(roles) and len(tops) == 1
+
+
+def test_slides_draw_a_tensors_numbers_on_one_short_line(minigrad, seeds):
+    """On a slide (`dot.lecture`) a tensor's values are drawn only when they
+    fit whole on one short line (a scalar, a short vector), a ``.grad`` and
+    its cell take one line beside "grad:", a node's attributes share lines,
+    its saved slots sit on its row and edge words are xlabels; a drawing
+    off slides keeps the whole previews, one attribute a line."""
+    from test_viz_stable_layout import mlp_with_cross_entropy
+
+    from viz.dot import SLIDE_VALUE_CHARS, backward_dot, esc
+
+    loss, params = mlp_with_cross_entropy(minigrad, seeds)
+    loss.backward(retain_graph=True)  # (every leaf has a .grad to draw)
+    g = viz.build_graph(loss, params=params)
+    slide, inline = backward_dot(g, slide=True).source, backward_dot(g).source
+    mono = re.compile(r'<font face="[^"]*" point-size="15">(.*?)</font>')
+    cells = mono.findall(slide)
+    assert cells and all("<br/>" not in c for c in cells)
+    assert max(len(c.replace("&#x27;", "'")) for c in cells) <= SLIDE_VALUE_CHARS
+    by_name = {t.name: t for t in g.tensors.values() if t.name}
+    weight, bias = by_name["0.weight"], by_name["2.bias"]
+    assert "\n" in weight.value and "\n" in weight.grad  # a 4 x 2 matrix
+    lines = "<br/>".join(esc(line) for line in weight.value.splitlines())
+    assert lines in inline and esc(weight.value.splitlines()[0]) not in slide
+    # 3 numbers, 27 characters: not drawn on a slide, but all off it
+    assert len(bias.value) > SLIDE_VALUE_CHARS and esc(bias.value) not in slide
+    assert esc(bias.value) in inline
+    (target,) = [g.tensors[s.tensor] for s in g.saved.values() if s.slot == "target"]
+    for t in (by_name["loss"], target):  # a scalar, 5 integers: drawn whole
+        assert len(t.value) <= SLIDE_VALUE_CHARS and esc(t.value) in slide
+    # the grad beside "grad:", cut to the line: a matrix's first numbers
+    beside = r'>grad:</font></td><td width="4"></td><td[^>]*>'
+    grads = re.findall(beside + mono.pattern, slide)
+    head = " ".join(part.strip() for part in weight.grad.splitlines())
+    assert esc(head[: SLIDE_VALUE_CHARS - 1] + "…") in grads
+    assert len(grads) == sum(t.grad is not None for t in g.tensors.values())
+    assert "alpha=1, beta=1" in slide and "alpha=1, beta=1" not in inline
+    rows = {
+        tuple(i.strip('"') for i in row.split("; "))
+        for row in re.findall(r"\{rank=same; ([^}]*)\}", slide)
+    }
+    nodes = {s.node for s in g.saved.values()}
+    assert rows == {
+        (fid, *[s.id for s in g.saved.values() if s.node == fid]) for fid in nodes
+    }
+    assert len(nodes) == 5 and "rank=same" not in inline
+    assert "xlabel=variable" in slide and "xlabel" not in inline
+    assert "label=variable" in inline
