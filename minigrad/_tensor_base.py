@@ -1796,6 +1796,14 @@ class TensorBase(ViewsAndInplace):
             )
         value = _as_tensor(value)
         key = _ranges_as_lists(key)
+        if _has_byte_mask(key) and not value._data.ndim:
+            # PyTorch fills with one value through masked_fill_, which takes
+            # bool masks only; a tensor value goes to index_put_ as a mask
+            raise RuntimeError(
+                "masked_fill_ only supports boolean masks, but got mask with dtype "
+                "unsigned char"
+            )
+        key = _byte_masks_as_bool(key)
         _check_index_items(key)
         if isinstance(key, (bool, np.bool_)) and not key:
             return  # PyTorch writes nothing (and bumps no version) for x[False]
@@ -2147,12 +2155,17 @@ def _check_index_items(key: Any) -> None:
             )
 
 
-def _byte_masks_as_bool(key: Any) -> Any:
-    """A uint8 tensor in a read's key is a mask, as in PyTorch (which warns that
-    this is deprecated), not integer indices."""
+def _has_byte_mask(key: Any) -> bool:
     items = key if isinstance(key, tuple) else (key,)
-    if not any(isinstance(k, Tensor) and k._data.dtype == np.uint8 for k in items):
+    return any(isinstance(k, Tensor) and k._data.dtype == np.uint8 for k in items)
+
+
+def _byte_masks_as_bool(key: Any) -> Any:
+    """A uint8 tensor in a key is a mask, as in PyTorch (which warns that this
+    is deprecated), not integer indices."""
+    if not _has_byte_mask(key):
         return key
+    items = key if isinstance(key, tuple) else (key,)
     warnings.warn(
         "indexing with dtype minigrad.uint8 is now deprecated, please use a dtype "
         "minigrad.bool instead.",

@@ -235,6 +235,15 @@ SCENARIOS: dict[str, Scenario] = {
         [a := T.ones(2, 3)],
         lambda: a[T.tensor([1, 0, 1], dtype=T.uint8)],
     ),
+    # a write of one value goes through masked_fill_, which takes bool masks only
+    "byte_mask_fill": lambda T: (
+        [a := T.ones(2, 3)],
+        lambda: a.__setitem__(T.tensor([1, 0], dtype=T.uint8), 5.0),
+    ),
+    "byte_mask_fill_tuple": lambda T: (
+        [a := T.ones(2, 3)],
+        lambda: a.__setitem__((T.tensor([1, 0], dtype=T.uint8), 0), T.tensor(7.0)),
+    ),
     # no_grad(x) is the bare decorator applied to x: it fails when called
     "no_grad_of_a_number": lambda T: ([T.ones(1)], lambda: T.no_grad(5)()),
 }

@@ -355,3 +355,17 @@ def test_a_uint8_index_is_a_mask(key: Any) -> None:
             return a[key(T)]
 
     differential(fn, [np.random.default_rng(3).normal(size=(3, 4))])
+
+
+def test_a_uint8_index_is_a_mask_in_a_write_of_a_tensor() -> None:
+    """``b[uint8 mask] = v`` writes the masked rows (PyTorch's index_put_ with
+    its deprecation warning); a one-value write is refused (test_misuse)."""
+
+    def fn(T: Any, a: Any, v: Any) -> Any:
+        b = a * 1
+        with pytest.warns(UserWarning, match="indexing with dtype .*uint8"):
+            b[T.tensor([1, 0, 1], dtype=T.uint8)] = v
+        return b
+
+    rng = np.random.default_rng(4)
+    differential(fn, [rng.normal(size=(3, 4)), rng.normal(size=(4,))])
