@@ -1770,8 +1770,8 @@ class TensorBase(ViewsAndInplace):
         return self._inplace(IX.IndexPut, values, key, accumulate)
 
     def _index(self, key: Any) -> Tensor:
-        _check_masks(self._data.shape, key)
         np_key = _numpy_key(key)
+        _check_masks(self._data.shape, np_key)
         items = key if isinstance(key, tuple) else (key,)
         indices = tuple(
             k
@@ -1821,8 +1821,9 @@ class TensorBase(ViewsAndInplace):
             sizes = sizes[1:]
         if sizes != value._data.shape:
             value = value.view(sizes)
-        _check_masks(viewed._data.shape, index)
-        viewed._inplace(IX.IndexPut, value, _numpy_key(index), False)
+        np_index = _numpy_key(index)
+        _check_masks(viewed._data.shape, np_index)
+        viewed._inplace(IX.IndexPut, value, np_index, False)
 
     # --------------------------------------------- join and split (ops/join.py)
     def split(self, split_size_or_sections: Any, dim: int = 0) -> tuple:
@@ -2181,27 +2182,26 @@ def _byte_masks_as_bool(key: Any) -> Any:
     return items if isinstance(key, tuple) else items[0]
 
 
-def _check_masks(shape: tuple, key: Any) -> None:
+def _check_masks(shape: tuple, np_key: Any) -> None:
     """PyTorch's words, not numpy's, for a bool mask that does not fit the dims
-    it indexes; ``key`` holds slices and index items for a tensor of ``shape``
-    (what the key's basic items viewed)."""
+    it indexes; ``np_key`` (from ``_numpy_key``) holds slices and arrays for a
+    tensor of ``shape`` (what the key's basic items viewed)."""
     dim = 0
-    for k in key if isinstance(key, tuple) else (key,):
-        n = _consumed(k)
-        mask = k._data if isinstance(k, Tensor) else k
-        mask = _list_index(mask) if isinstance(mask, list) else mask
-        if isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.ndim:
-            if dim + n > len(shape):
-                ndim = len(shape)
-                raise IndexError(f"too many indices for tensor of dimension {ndim}")
-            for j, size in enumerate(mask.shape):
-                if size != shape[dim + j]:
-                    raise IndexError(
-                        f"The shape of the mask {list(mask.shape)} at index {j} does "
-                        "not match the shape of the indexed tensor "
-                        f"{list(shape)} at index {dim + j}"
-                    )
-        dim += n
+    for k in np_key if isinstance(np_key, tuple) else (np_key,):
+        if not (isinstance(k, np.ndarray) and k.dtype == np.bool_):
+            dim += 1  # a slice or an integer index takes one dim
+            continue
+        if dim + k.ndim > len(shape):
+            ndim = len(shape)
+            raise IndexError(f"too many indices for tensor of dimension {ndim}")
+        for j, size in enumerate(k.shape):
+            if size != shape[dim + j]:
+                raise IndexError(
+                    f"The shape of the mask {list(k.shape)} at index {j} does "
+                    "not match the shape of the indexed tensor "
+                    f"{list(shape)} at index {dim + j}"
+                )
+        dim += k.ndim
 
 
 def _numpy_key(key: Any) -> Any:
