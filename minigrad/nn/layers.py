@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .. import _dtype, creation, grad_mode
@@ -515,8 +517,20 @@ class Flatten(Module):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
 
 
+def _index(idx: Any, size: int) -> int:
+    """``idx`` as a position in a container of ``size`` (PyTorch's checks)."""
+    idx = operator.index(idx)
+    if not -size <= idx < size:
+        raise IndexError(f"index {idx} is out of range")
+    return idx % size
+
+
 class Sequential(Module):
-    """Runs its modules in order, each on the previous one's output."""
+    """Runs its modules in order, each on the previous one's output.
+
+    Editable like a list (``seq[2] = nn.Linear(...)``, ``del seq[0]``,
+    ``insert``, ``extend``, ``pop``, ``+``, ``*``); a deletion renumbers the
+    keys ``0``, ``1``, ... as PyTorch does."""
 
     def __init__(self, *args: Module) -> None:
         super().__init__()
@@ -532,14 +546,24 @@ class Sequential(Module):
             input = module(input)
         return input
 
+    def _key(self, idx: Any) -> str:
+        return list(self._modules)[_index(idx, len(self))]
+
     def __getitem__(self, idx: int | slice) -> Any:
-        items = list(self._modules.items())
-        if isinstance(idx, slice):
-            return type(self)(OrderedDict(items[idx]))
-        size = len(items)
-        if not -size <= idx < size:
-            raise IndexError(f"index {idx} is out of range")
-        return items[idx % size][1]
+        if isinstance(idx, slice):  # (keeps the keys: seq[1:] shows (1), (2)...)
+            return type(self)(OrderedDict(list(self._modules.items())[idx]))
+        return self._modules[self._key(idx)]
+
+    def __setitem__(self, idx: int, module: Module) -> None:
+        setattr(self, self._key(idx), module)
+
+    def __delitem__(self, idx: int | slice) -> None:
+        keys = list(self._modules)[idx] if isinstance(idx, slice) else [self._key(idx)]
+        for key in keys:
+            delattr(self, key)
+        self._modules = OrderedDict(
+            (str(i), m) for i, m in enumerate(self._modules.values())
+        )
 
     def __len__(self) -> int:
         return len(self._modules)
@@ -551,18 +575,101 @@ class Sequential(Module):
         self.add_module(str(len(self)), module)
         return self
 
+    def insert(self, index: int, module: Module) -> Sequential:
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        n = len(self._modules)
+        if not -n <= index <= n:
+            raise IndexError(f"Index out of range: {index}")
+        if index < 0:
+            index += n  # (before the last: -1 is the place of the last one)
+        for i in range(n, index, -1):  # shift the tail one place up
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+        return self
+
+    def extend(self, sequential: Any) -> Sequential:
+        for module in sequential:
+            self.append(module)
+        return self
+
+    def pop(self, key: int | slice) -> Any:
+        value = self[key]
+        del self[key]
+        return value
+
+    def __add__(self, other: Any) -> Sequential:
+        if not isinstance(other, Sequential):
+            raise ValueError(
+                "add operator supports only objects of Sequential class, but "
+                f"{type(other)} is given."
+            )
+        return Sequential().extend(self).extend(other)
+
+    def __iadd__(self, other: Any) -> Sequential:
+        if not isinstance(other, Sequential):
+            return self + other  # (the same ValueError)
+        return self.extend(other)
+
+    def _check_factor(self, other: Any) -> None:
+        if not isinstance(other, int):
+            raise TypeError(
+                f"unsupported operand type(s) for *: {type(self)} and {type(other)}"
+            )
+        if other <= 0:
+            raise ValueError(
+                f"Non-positive multiplication factor {other} for {type(self)}"
+            )
+
+    def __mul__(self, other: Any) -> Sequential:
+        """``seq * 2`` repeats the same modules (shared, not copied)."""
+        self._check_factor(other)
+        out = Sequential()
+        for _ in range(other):
+            out.extend(self)
+        return out
+
+    __rmul__ = __mul__
+
+    def __imul__(self, other: Any) -> Sequential:
+        self._check_factor(other)
+        modules = list(self)
+        for _ in range(other - 1):
+            self.extend(modules)
+        return self
+
+    def __dir__(self) -> list[str]:
+        return [key for key in super().__dir__() if not key.isdigit()]
+
 
 class ModuleList(Module):
     """A list of modules that registers them (it has no ``forward``)."""
 
     def __init__(self, modules: Any = None) -> None:
         super().__init__()
-        for module in modules or ():
-            self.append(module)
+        if modules is not None:
+            self += modules
 
-    def __getitem__(self, idx: int) -> Any:
-        items = list(self._modules.values())
-        return ModuleList(items[idx]) if isinstance(idx, slice) else items[idx]
+    def _key(self, idx: Any) -> str:
+        return str(_index(idx, len(self)))
+
+    def __getitem__(self, idx: int | slice) -> Any:
+        if isinstance(idx, slice):  # (renumbered from 0, unlike Sequential's)
+            return type(self)(list(self._modules.values())[idx])
+        return self._modules[self._key(idx)]
+
+    def __setitem__(self, idx: int, module: Module) -> None:
+        setattr(self, self._key(idx), module)
+
+    def __delitem__(self, idx: int | slice) -> None:
+        if isinstance(idx, slice):
+            for k in range(len(self._modules))[idx]:
+                delattr(self, str(k))
+        else:
+            delattr(self, self._key(idx))
+        self._modules = OrderedDict(
+            (str(i), m) for i, m in enumerate(self._modules.values())
+        )
 
     def __len__(self) -> int:
         return len(self._modules)
@@ -573,6 +680,40 @@ class ModuleList(Module):
     def append(self, module: Module) -> ModuleList:
         self.add_module(str(len(self)), module)
         return self
+
+    def insert(self, index: int, module: Module) -> None:
+        # (PyTorch's loop: a negative index fails with KeyError, as there)
+        for i in range(len(self._modules), index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+
+    def extend(self, modules: Any) -> ModuleList:
+        if not isinstance(modules, Iterable):
+            raise TypeError(
+                "ModuleList.extend should be called with an iterable, but got "
+                + type(modules).__name__
+            )
+        offset = len(self)
+        for i, module in enumerate(modules):
+            self.add_module(str(offset + i), module)
+        return self
+
+    def pop(self, key: int | slice) -> Any:
+        value = self[key]
+        del self[key]
+        return value
+
+    def __iadd__(self, modules: Any) -> ModuleList:
+        return self.extend(modules)
+
+    def __add__(self, other: Any) -> ModuleList:
+        out = ModuleList()
+        for i, module in enumerate(itertools.chain(self, other)):
+            out.add_module(str(i), module)
+        return out
+
+    def __dir__(self) -> list[str]:
+        return [key for key in super().__dir__() if not key.isdigit()]
 
     def __repr__(self) -> str:
         """Runs of identical modules print once: ``(0-2): 3 x Linear(...)``."""

@@ -229,7 +229,7 @@ class Module:
                 raise AttributeError(
                     "cannot assign parameters before Module.__init__() call"
                 )
-            self._forget(name)
+            self._forget(name, keep="_parameters")
             self.register_parameter(name, value)
             return
         if params is not None and name in params:
@@ -246,7 +246,7 @@ class Module:
                 raise AttributeError(
                     "cannot assign module before Module.__init__() call"
                 )
-            self._forget(name)
+            self._forget(name, keep="_modules")
             modules[name] = value
             return
         if modules is not None and name in modules:
@@ -268,11 +268,15 @@ class Module:
             return
         object.__setattr__(self, name, value)
 
-    def _forget(self, name: str) -> None:
-        """Drop ``name`` from wherever it was registered before being reassigned."""
+    def _forget(self, name: str, keep: str) -> None:
+        """Drop ``name`` from wherever it was registered before being reassigned,
+        except the registry ``keep`` it goes into: there it keeps its place, so
+        ``model.fc1 = nn.Linear(...)`` or ``seq[0] = ...`` does not move the
+        module to the end (a Sequential would run it last)."""
         self.__dict__.pop(name, None)
         for key in ("_parameters", "_buffers", "_modules"):
-            self.__dict__[key].pop(name, None)
+            if key != keep:
+                self.__dict__[key].pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
     def __getattr__(self, name: str) -> Any:
