@@ -299,6 +299,8 @@ def _prod_grad(g: Any, a: Any, result: Any, dim: int) -> Any:
     x = f.data(a)
     if not (x == 0).any():
         return g * (result / a)
+    if x.shape[dim] == 1:  # prod_safe_zeros_backward: the gradient as it came
+        return g
     return g * f.prod_others(a, dim)
 
 

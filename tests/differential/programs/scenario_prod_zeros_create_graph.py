@@ -72,3 +72,18 @@ for name, data, fn in [
     x2 = data.clone().requires_grad_()
     fn(x2).backward(go.detach())
     print("    first order", values(x2.grad))
+
+# a zero in a size-1 reduced dim: prod_safe_zeros_backward returns the incoming
+# gradient itself, so a constant one gives a constant gradient (no graph)
+for shape, fn in [
+    ((1,), lambda t: t.prod()),
+    ((1, 1), lambda t: t.prod()),
+    ((1, 3), lambda t: t.prod(0)),
+    ((3, 1), lambda t: t.prod(-1, keepdim=True)),
+]:
+    x = torch.zeros(shape, dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(fn(x).sum(), x, create_graph=True)
+    print(shape, values(g), g.requires_grad, g.grad_fn)
+    go = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(fn(x).sum(), x, go, create_graph=True)
+    print("\n".join(graph(g.grad_fn, set())))
