@@ -182,13 +182,19 @@ class TensorBase(ViewsAndInplace):
         return self._data
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:
-        fn = self.grad_fn
+        try:
+            fn = self.grad_fn
+            name = None if fn is None else type(fn).__name__
+        except RuntimeError:
+            # PyTorch's repr too: a multi-output view changed in place under
+            # no_grad refuses its grad_fn, and it prints as <Invalid>
+            fn, name = None, "Invalid"
         tangent = self._fw_grad if function.forward_ad_level is not None else None
         return tensor_repr(
             self._data,
             self.dtype.name,
-            requires_grad=self._requires_grad and fn is None,
-            grad_fn_name=None if fn is None else type(fn).__name__,
+            requires_grad=self._requires_grad and name is None,
+            grad_fn_name=name,
             prefix="tensor",
             tangent=None if tangent is None else repr(tangent),
         )

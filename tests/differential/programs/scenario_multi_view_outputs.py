@@ -38,3 +38,12 @@ y.add_(1)
 print(a, a.grad_fn)
 a.add_(1)
 print(y)
+# a split output made with grad, changed in place under no_grad: its grad_fn
+# is refused, and its repr says so (grad_fn=<Invalid>), as PyTorch's
+y = x * 2
+a, b = y.split(2)
+with torch.no_grad():
+    b.add_(1)
+print(b, y._version)
+step("grad_fn after", lambda: b.grad_fn)
+step("op after", lambda: b * 2)
