@@ -150,13 +150,37 @@ def refuse_overlap(data: np.ndarray) -> None:
 
 def dense(a: np.ndarray) -> bool:
     """Non-overlapping and dense: the elements fill one block of memory, each
-    once (the strides are a permutation of row-major)."""
+    once (the strides are a permutation of row-major). Dims of size 0 or 1 are
+    skipped, as c10's ``is_non_overlapping_and_dense`` skips them."""
     expected = a.itemsize
-    for st, n in sorted((st, n) for st, n in zip(a.strides, a.shape) if n != 1):
+    for st, n in sorted((st, n) for st, n in zip(a.strides, a.shape) if n > 1):
         if st != expected:
             return False
         expected *= n
     return True
+
+
+def obeys_layout_contract(g: np.ndarray, leaf: np.ndarray) -> bool:
+    """AccumulateGrad's "gradient layout contract": may ``g`` become ``leaf``'s
+    first ``.grad`` as it is? Yes when it has the leaf's strides on the dims
+    longer than 1 (and no 0 stride on the others) for a dense leaf, when it is
+    row-major for any other leaf."""
+    if not dense(leaf):
+        return g.flags.c_contiguous  # (skipping size-1 dims, as is_contiguous)
+    return all(
+        gs == ls if n != 1 else gs != 0
+        for n, gs, ls in zip(leaf.shape, g.strides, leaf.strides)
+    )
+
+
+def grad_buffer(leaf: np.ndarray) -> np.ndarray:
+    """An empty buffer for a leaf's first ``.grad`` when the gradient cannot be
+    taken as it is (``clone_obey_contract``): the leaf's own strides when it is
+    dense, else row-major."""
+    if (leaf.flags.c_contiguous and 1 not in leaf.shape) or not dense(leaf):
+        return np.empty(leaf.shape, leaf.dtype)
+    memory = np.empty(max(leaf.size, 1), leaf.dtype)
+    return np.lib.stride_tricks.as_strided(memory, leaf.shape, leaf.strides)
 
 
 def refuse_partial_overlap(out: np.ndarray, src: np.ndarray) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from . import grad_mode
+from . import _errors, grad_mode
 from ._dtype import from_numpy_dtype
 from ._errors import ERR_INFERENCE_SAVED, first_stale, refuse_overlap, version_error
 from .utils.hooks import RemovableHandle
@@ -365,35 +365,34 @@ def accumulate_into(var: Any, g: Any, create_graph: bool, sole: bool = False) ->
     Returns whether it accumulated.
 
     The first gradient goes into a fresh buffer laid out like the leaf (never
-    shared with another gradient; row-major for a row-major leaf). With
+    shared with another gradient; row-major for a leaf that is not dense). With
     ``create_graph`` that is a recorded copy (CopyBackwards) and later ones add
     out of place (AddBackward0); otherwise later ones add in place, into the
     same ``.grad`` object, as PyTorch does. ``sole``: the caller counted that
     nothing else refers to the array ``g`` or its memory (PyTorch's use_count
-    rule): a first row-major gradient of a row-major leaf is then taken as it
-    is, with no copy, as PyTorch steals such a buffer."""
+    rule): a first gradient with the leaf's layout is then taken as it is,
+    with no copy, as PyTorch steals such a buffer."""
     frozen = not var.requires_grad
     old = var._grad
     if frozen:
         pass  # its .grad stays as it was
     elif old is None:
-        order = "C" if var._data.flags.c_contiguous else "K"
         if isinstance(g, Tensor):  # create_graph: the copy is part of the graph
-            shell = Tensor._make(np.empty(var._data.shape, var._data.dtype), False)
+            shell = Tensor._make(_errors.grad_buffer(var._data), False)
             new = registered["Copy"](shell, g)
             new._vc.value += 1  # copy_ wrote into the buffer
             var._grad = new
         elif (
             sole
-            and order == "C"
-            and g.flags.c_contiguous
             and g.flags.writeable
             and g.dtype == var._data.dtype
             and g.shape == var._data.shape
+            and _errors.obeys_layout_contract(g, var._data)
         ):
             var._grad = Tensor._make(g, False)
         else:
-            grad = np.array(g, dtype=var._data.dtype, copy=True, order=order)
+            grad = _errors.grad_buffer(var._data)
+            grad[...] = g
             var._grad = Tensor._make(grad, False)
     elif create_graph:
         var._grad = old + g

@@ -223,3 +223,39 @@ def test_the_sweep_reaches_every_layout_rule() -> None:
     for needle in (*needles, "reshape("):
         assert needle in names
     assert [op for op in [*ONE, *TWO, *REDUCE] if f"{op} " not in names] == []
+
+
+LEAVES = {  # leaves of other layouts than row-major, made the same way in both
+    "transposed": lambda T: T.arange(12.0).reshape(3, 4).t(),
+    "permuted": lambda T: T.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1),
+    "channels_last": lambda T: T.arange(120.0).reshape(2, 4, 5, 3).permute(0, 3, 1, 2),
+    "size1": lambda T: T.arange(12.0).reshape(3, 1, 4).permute(2, 1, 0),
+    "sliced": lambda T: T.arange(24.0).reshape(3, 8)[:, ::2],  # (not dense)
+    "expanded": lambda T: T.arange(3.0).reshape(3, 1).expand(3, 4),
+}
+GRADS = {  # the gradient reaching the leaf: row-major, the leaf's layout, other
+    "x * c": lambda T, x: x * T.ones(x.shape),
+    "c * x": lambda T, x: T.ones(x.shape) * x,
+    "x.exp()": lambda T, x: (x / 100).exp(),
+    "x.sign()": lambda T, x: x.sign(),  # (a zero gradient)
+    "x.floor()": lambda T, x: x.floor(),
+    "x.contiguous()": lambda T, x: x.contiguous() * 2,
+}
+
+
+@pytest.mark.parametrize("graph", [False, True])
+@pytest.mark.parametrize("leaf", sorted(LEAVES))
+def test_a_leafs_first_grad_keeps_its_layout(leaf: str, graph: bool) -> None:
+    """AccumulateGrad's layout contract: the first ``.grad`` of a dense leaf has
+    the leaf's strides (the gradient is taken as it is when it has them), of
+    another leaf row-major; with ``create_graph`` too (a copy into a buffer
+    laid out like the leaf)."""
+    for name, op in GRADS.items():
+        got, values = [], []
+        for T in (torch, minigrad):
+            x = LEAVES[leaf](T).detach().requires_grad_(True)
+            op(T, x).sum().backward(create_graph=graph)
+            got.append((x.grad.stride(), x.grad.is_contiguous()))
+            values.append(x.grad.detach().numpy())
+        assert got[1] == got[0], f"{name}: PyTorch {got[0]}, minigrad {got[1]}"
+        assert values[1] == pytest.approx(values[0], rel=1e-6), name
