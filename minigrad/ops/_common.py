@@ -172,3 +172,21 @@ def dtype_name(x: np.ndarray | np.dtype) -> str:
     """``Float``, ``Double``, ``Long``...: PyTorch's kernels' name of an array's
     (or a dtype's) scalar type in their messages."""
     return from_numpy_dtype(np.dtype(getattr(x, "dtype", x)))._scalar_type
+
+
+def power(x: np.ndarray, e: Any) -> Any:
+    """``x ** e`` with PyTorch's float32 rounding. For a Python number
+    exponent its kernel computes ``x * x * x`` for 3, ``1 / (x * x)`` for -2
+    and ``1 / sqrt(x)`` for -0.5; other powers come correctly rounded, which
+    numpy (2.4 on) misses in the last bit for about one float32 value in five,
+    so they are taken in double and rounded. The result type is numpy's."""
+    out_type = np.result_type(x, e)  # (a Python number stays weak)
+    if out_type not in (np.float32, np.float16):
+        return np.power(x, e)
+    number = isinstance(e, (int, float))  # (a tensor exponent: the plain power)
+    if number and e in (2, -1, 0.5):
+        return np.power(x, e)  # (numpy's square, reciprocal, sqrt: exact)
+    if number and e in (3, -2, -0.5) and x.dtype == out_type:
+        return x * x * x if e == 3 else 1 / (x * x) if e == -2 else 1 / np.sqrt(x)
+    wide = np.power(np.asarray(x, np.float64), np.asarray(e, np.float64))
+    return wide.astype(out_type)

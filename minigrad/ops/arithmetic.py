@@ -51,6 +51,7 @@ from ._common import (
     float_out,
     is_tensor,
     operand,
+    power,
 )
 from ._layout import like
 
@@ -259,24 +260,6 @@ class DivMode(BinaryOp):
         return (g / b if need_a else None), gb, None
 
 
-def power(x: np.ndarray, e: Any) -> Any:
-    """``x ** e`` with PyTorch's float32 rounding. For a Python number
-    exponent its kernel computes ``x * x * x`` for 3, ``1 / (x * x)`` for -2
-    and ``1 / sqrt(x)`` for -0.5; other powers come correctly rounded, which
-    numpy (2.4 on) misses in the last bit for about one float32 value in five,
-    so they are taken in double and rounded. The result type is numpy's."""
-    out_type = np.result_type(x, e)  # (a Python number stays weak)
-    if out_type not in (np.float32, np.float16):
-        return np.power(x, e)
-    number = isinstance(e, (int, float))  # (a tensor exponent: the plain power)
-    if number and e in (2, -1, 0.5):
-        return np.power(x, e)  # (numpy's square, reciprocal, sqrt: exact)
-    if number and e in (3, -2, -0.5) and x.dtype == out_type:
-        return x * x * x if e == 3 else 1 / (x * x) if e == -2 else 1 / np.sqrt(x)
-    wide = np.power(np.asarray(x, np.float64), np.asarray(e, np.float64))
-    return wide.astype(out_type)
-
-
 def rounded_division(a: Any, b: Any, mode: str) -> np.ndarray:
     """``a / b`` rounded toward -inf (floor) or 0 (trunc), in the promoted dtype
     (integers stay integers)."""
@@ -455,7 +438,7 @@ class PowScalar(Op):
         if e == 0:
             return f.zeros_like(a), None
         e = float(e)  # PyTorch computes the derivative with a double exponent
-        return g * f.scale(a ** (e - 1), e), None
+        return g * f.scale(f.power(a, e - 1), e), None
 
 
 class PowTensor(BinaryOp):
@@ -480,7 +463,7 @@ class PowTensor(BinaryOp):
         if need_b:  # the exponent's first, as Mul's other's
             gb = g * f.where((x == 0) & (e >= 0), zero, result * f.log(a))
         if need_a:
-            ga = f.where(e == 0, zero, g * (b * a ** f.sub_scalar(b, 1)))
+            ga = f.where(e == 0, zero, g * (b * f.power(a, f.sub_scalar(b, 1))))
         return ga, gb
 
 

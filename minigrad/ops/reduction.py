@@ -477,14 +477,14 @@ class VectorNorm(Op):
             elif p == 2:
                 grad = g * f.masked_fill(a / result, r == 0, 0)
             elif p < 1:  # |a|^(p-1) is inf at a zero, whose gradient is 0
-                powered = f.masked_fill(f.absolute(a) ** (p - 1), x == 0, 0)
-                grad = f.sgn(a) * powered * g * result ** (1 - p)
+                powered = f.masked_fill(f.power(f.absolute(a), p - 1), x == 0, 0)
+                grad = f.sgn(a) * powered * g * f.power(result, 1 - p)
             else:  # (a zero norm gets 0, not nan)
-                scale = f.masked_fill(g / result ** (p - 1), r == 0, 0)
+                scale = f.masked_fill(g / f.power(result, p - 1), r == 0, 0)
                 if p < 2:
-                    grad = f.sgn(a) * f.absolute(a) ** (p - 1) * scale
+                    grad = f.sgn(a) * f.power(f.absolute(a), p - 1) * scale
                 else:
-                    grad = a * f.absolute(a) ** (p - 2) * scale
+                    grad = a * f.power(f.absolute(a), p - 2) * scale
         return (grad,) + nothing
 
 
