@@ -1197,6 +1197,9 @@ class Tag:
     bold: bool = False
     end: bool = False
     kind: str = "mg-edge-value"  # the widget's class for it (graph_view.css)
+    # the edge's middle, when the tag had to move off it: a thin line joins
+    # them (from the box's nearest point)
+    lead: tuple[float, float] | None = None
 
     @property
     def font(self) -> str:
@@ -1218,11 +1221,111 @@ class Tag:
             self.y + 0.3 * self.pt,
         )
 
+    def lead_line(self) -> tuple[float, float, float, float] | None:
+        """(x0, y0, x1, y1): from the box's point nearest `lead` to it."""
+        if self.lead is None:
+            return None
+        x0, y0, x1, y1 = self.box(self.width())
+        ax, ay = self.lead
+        return (min(max(ax, x0), x1), min(max(ay, y0), y1), ax, ay)
 
-def edge_tag(points: list[float], value: str, pt: float) -> Tag:
-    """The tag of the gradient ``value`` on an edge drawn along ``points``."""
+
+def edge_tag(
+    points: list[float],
+    value: str,
+    pt: float,
+    avoid: list[Box] = (),
+    bounds: Box | None = None,
+) -> Tag:
+    """The tag of the gradient ``value`` on an edge drawn along ``points``:
+    just right of and below its middle, as the widget puts it, unless that
+    covers a box of ``avoid`` (nodes, edge labels, tags already placed) or
+    leaves ``bounds``: then the free place nearest the middle (`_free_spot`).
+    On a slide a short edge between two nodes has no room for a tag of
+    lecture size at its middle: it covered a node's name there."""
     x, y = _middle(points)
-    return Tag(x + 4, y + 4, value, pt, EDGE_TAG)
+    tag = Tag(x + 4, y + 4, value, pt, EDGE_TAG)
+    return _free_spot(tag, (x, y), avoid, bounds)
+
+
+# Tags keep this far (points) from a node's or another tag's box, and move at
+# most TAG_REACH tag heights away from their edge's middle looking for room
+# (a wide tag on a short edge between two wide nodes: beside the nodes).
+TAG_GAP = 2.0
+TAG_REACH = 8.0
+
+
+def _free_spot(
+    tag: Tag, anchor: tuple[float, float], avoid: list[Box], bounds: Box | None
+) -> Tag:
+    """``tag`` moved to the place nearest ``anchor`` where its box meets no
+    box of ``avoid`` and stays inside ``bounds`` (its own place first); if
+    there is none within `TAG_REACH` tag heights, the place covering the
+    least of them."""
+    width = tag.width()
+    x0, y0, x1, y1 = tag.box(width)
+    w, h = x1 - x0, y1 - y0
+    ax, ay = anchor
+    # only the boxes a spot within reach can meet (a big graph has hundreds)
+    near = (ax - w - (TAG_REACH + 1) * h, ay - (TAG_REACH + 2) * h)
+    near += (ax + w + (TAG_REACH + 1) * h, ay + (TAG_REACH + 2) * h)
+    avoid = [b for b in avoid if _overlap(_grown(b, TAG_GAP), near) > 0]
+
+    def cost(left: float, top: float) -> float:
+        box = (left, top, left + w, top + h)
+        covered = sum(_overlap(box, _grown(b, TAG_GAP)) for b in avoid)
+        if bounds is not None:  # (outside the drawing a tag is cut off)
+            inside = _overlap(box, bounds)
+            covered += 4 * (w * h - inside)
+        return covered
+
+    if cost(x0, y0) == 0:
+        return tag
+    step = h / 4
+    reach = int(TAG_REACH * h / step)
+    spots = []
+    for i in range(-reach - int(w / step), reach + 1):
+        for j in range(-reach - 4, reach + 1):
+            left, top = ax + i * step, ay + j * step
+            # the distance from the edge's middle to the box
+            dx = max(left - ax, 0.0, ax - (left + w))
+            dy = max(top - ay, 0.0, ay - (top + h))
+            if math.hypot(dx, dy) <= TAG_REACH * h:
+                spots.append((math.hypot(dx, dy), abs(j), left, top))
+    spots.sort()
+    best, least = (x0, y0), cost(x0, y0)
+    for _d, _j, left, top in spots:
+        c = cost(left, top)
+        if c < least:
+            best, least = (left, top), c
+            if c == 0:
+                break
+    dx, dy = best[0] - x0, best[1] - y0
+    left, top = best
+    off = math.hypot(
+        max(left - ax, 0.0, ax - left - w), max(top - ay, 0.0, ay - top - h)
+    )
+    lead = anchor if off > h / 2 else None
+    return dataclasses.replace(tag, x=tag.x + dx, y=tag.y + dy, lead=lead)
+
+
+Box = tuple[float, float, float, float]  # (left, top, right, bottom)
+
+
+class Obstacle(tuple):
+    """A box (left, top, right, bottom) tags must not cover, in the graph
+    group's coordinates: a node's shape or an edge's label (`svg_geometry`)."""
+
+
+def _grown(box: Box, by: float) -> Box:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """The area two boxes share."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
 
 
 def fold_tag(box: tuple[float, float, float, float], note: str, pt: float) -> Tag:
@@ -1241,18 +1344,26 @@ def frame_tags(
     pt: float,
 ) -> list[Tag]:
     """A frame's tags: ``edges`` (SVG id -> gradient) and ``folds`` (SVG id of
-    a folded block -> its note), placed by ``geometry`` (`svg_geometry`)."""
+    a folded block -> its note), placed by ``geometry`` (`svg_geometry`):
+    the fold tags over their blocks, then each edge's tag where it covers
+    no node, edge label or tag placed before it (`edge_tag`)."""
     tags = [
-        edge_tag(geometry[sid], value, pt)
-        for sid, value in edges.items()
-        if isinstance(geometry.get(sid), list) and len(geometry[sid]) >= 8
-    ]
-    tags += [
         fold_tag(geometry[sid], note, pt)
         for sid, note in folds.items()
         if isinstance(geometry.get(sid), tuple)
+        and not isinstance(geometry[sid], Obstacle)
     ]
-    return tags
+    avoid: list[Box] = [v for v in geometry.values() if isinstance(v, Obstacle)]
+    avoid += [t.box(t.width()) for t in tags]
+    bounds = geometry.get(BOUNDS)
+    edge_tags = []
+    for sid, value in edges.items():
+        points = geometry.get(sid)
+        if isinstance(points, list) and len(points) >= 8:
+            tag = edge_tag(points, value, pt, avoid, bounds)
+            avoid.append(tag.box(tag.width()))
+            edge_tags.append(tag)
+    return edge_tags + tags
 
 
 def svg_geometry(svg: str) -> tuple[tuple[float, float], dict[str, Any]]:
@@ -1260,29 +1371,80 @@ def svg_geometry(svg: str) -> tuple[tuple[float, float], dict[str, Any]]:
     (x0 y0 then 6 numbers a cubic segment) and each cluster's box (left,
     top, right, bottom), in the group's coordinates, from an engine SVG (or
     a page or captioned frame holding one: its part "graph0",
-    `render.placed_svg`)."""
+    `render.placed_svg`). Also the boxes tags must keep off: each node's
+    shape (an `Obstacle` under the node's id) and each edge label's text
+    (under the edge's id + ":label" + its number), and under `BOUNDS` the
+    drawing's own box."""
     root = ET.fromstring(svg[svg.index("<svg") :])
     graphs = [g for g in root.iter(f"{_SVG}g") if g.get("class") == "graph"]
     graph = next((g for g in graphs if g.get("id") == "graph0"), graphs[0])
     m = re.search(r"translate\(([-\d.]+)[ ,]([-\d.]+)\)", graph.get("transform", ""))
     shift = (float(m.group(1)), float(m.group(2))) if m else (0.0, 0.0)
     out: dict[str, Any] = {}
+    back = graph.find(f"{_SVG}polygon")
+    if back is not None:
+        out[BOUNDS] = _shape_box(back)
     for g in graph.iter(f"{_SVG}g"):
         kind, gid = (g.get("class") or "").split(), g.get("id")
         if "edge" in kind:
             path = g.find(f"{_SVG}path")
             if path is not None:
                 out[gid] = [float(v) for v in re.findall(r"-?[\d.]+", path.get("d"))]
+            for i, text in enumerate(g.iter(f"{_SVG}text")):
+                out[f"{gid}:label{i}"] = Obstacle(_text_box(text))
+        elif "node" in kind:
+            boxes = [
+                _shape_box(s)
+                for s in g.iter()
+                if s.tag in (f"{_SVG}polygon", f"{_SVG}ellipse", f"{_SVG}path")
+            ]
+            boxes = [b for b in boxes if b is not None]
+            if boxes:
+                out[gid] = Obstacle(
+                    (
+                        min(b[0] for b in boxes),
+                        min(b[1] for b in boxes),
+                        max(b[2] for b in boxes),
+                        max(b[3] for b in boxes),
+                    )
+                )
         elif "cluster" in kind:
             shape = g.find(f"{_SVG}polygon")
             if shape is None:
                 shape = g.find(f"{_SVG}path")
             if shape is not None:
-                text = shape.get("points") or shape.get("d") or ""
-                nums = [float(v) for v in re.findall(r"-?[\d.]+", text)]
-                xs, ys = nums[0::2], nums[1::2]
-                out[gid] = (min(xs), min(ys), max(xs), max(ys))
+                out[gid] = _shape_box(shape)
     return shift, out
+
+
+BOUNDS = "(bounds)"  # svg_geometry's key of the drawing's box (no SVG id)
+
+
+def _shape_box(shape: ET.Element) -> Box | None:
+    """(left, top, right, bottom) of an SVG polygon, path or ellipse."""
+    if shape.tag == f"{_SVG}ellipse":
+        cx, cy, rx, ry = (float(shape.get(k, 0)) for k in ("cx", "cy", "rx", "ry"))
+        return (cx - rx, cy - ry, cx + rx, cy + ry)
+    text = shape.get("points") or shape.get("d") or ""
+    nums = [float(v) for v in re.findall(r"-?[\d.]+", text)]
+    if len(nums) < 2:
+        return None
+    xs, ys = nums[0::2], nums[1::2]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _text_box(text: ET.Element) -> Box:
+    """About where an SVG text's line is: its Helvetica width, from a bit
+    above its capitals to under its descenders."""
+    x, y = float(text.get("x", 0)), float(text.get("y", 0))
+    size = float(text.get("font-size", 14))
+    bold = text.get("font-weight") == "bold"
+    width = _text_width(
+        text.text or "", size, "Helvetica-Bold" if bold else "Helvetica"
+    )
+    anchor = text.get("text-anchor", "start")
+    left = x - (width / 2 if anchor == "middle" else width if anchor == "end" else 0)
+    return (left, y - 0.9 * size, left + width, y + 0.25 * size)
 
 
 _SVG = "{http://www.w3.org/2000/svg}"
@@ -1290,7 +1452,7 @@ _SVG = "{http://www.w3.org/2000/svg}"
 
 def _rl_tag(tag: Tag) -> Any:
     """The tag as a reportlab group, in the SVG's coordinates (y down)."""
-    from reportlab.graphics.shapes import Group, Rect, String
+    from reportlab.graphics.shapes import Group, Line, Rect, String
 
     width = tag.width()
     left = -width if tag.end else 0.0
@@ -1300,8 +1462,16 @@ def _rl_tag(tag: Tag) -> Any:
     box.strokeColor = _rl_color(tag.colors["stroke"])
     text = String(left, 0, tag.text, fontName=tag.font, fontSize=tag.pt)
     text.fillColor = _rl_color(tag.colors["text"])
+    shapes = [box, text]
+    line = tag.lead_line()
+    if line is not None:  # (in the tag's flipped coordinates)
+        x0, y0, x1, y1 = line
+        lead = Line(x0 - tag.x, tag.y - y0, x1 - tag.x, tag.y - y1)
+        lead.strokeColor = _rl_color(tag.colors["stroke"])
+        lead.strokeWidth = 1.2
+        shapes.insert(0, lead)
     # (the drawing's y axis points down, as in SVG: the tag is flipped back)
-    return Group(box, text, transform=(1, 0, 0, -1, tag.x, tag.y))
+    return Group(*shapes, transform=(1, 0, 0, -1, tag.x, tag.y))
 
 
 def _add_tags(group: Any, tags: list[Tag]) -> list[tuple[Any, str, Any]]:
@@ -1326,8 +1496,15 @@ def svg_with_tags(svg: str, tags: list[Tag]) -> str:
         x0, y0, x1, y1 = tag.box(tag.width())
         c = tag.colors
         weight = ' font-weight="bold"' if tag.bold else ""
+        line = tag.lead_line()
+        lead = (
+            ""
+            if line is None
+            else '<line x1="{:.2f}" y1="{:.2f}" x2="{:.2f}" y2="{:.2f}" '.format(*line)
+            + f'stroke="{c["stroke"]}" stroke-width="1.2"/>'
+        )
         out.append(
-            f'<g class="{tag.kind}"><rect x="{x0:.2f}" y="{y0:.2f}" '
+            f'<g class="{tag.kind}">{lead}<rect x="{x0:.2f}" y="{y0:.2f}" '
             f'width="{x1 - x0:.2f}" height="{y1 - y0:.2f}" rx="3" '
             f'fill="{c["fill"]}" stroke="{c["stroke"]}" stroke-width="0.8"/>'
             f'<text x="{tag.x:.2f}" y="{tag.y:.2f}" '
@@ -1356,6 +1533,13 @@ def paint_tags(
         width = draw.textlength(tag.text, font=font) / px
         x0, y0, x1, y1 = tag.box(width)
         box = [((v + d) * px) for v, d in zip((x0, y0, x1, y1), shift * 2)]
+        line = tag.lead_line()
+        if line is not None:
+            draw.line(
+                [((v + d) * px) for v, d in zip(line, shift * 2)],
+                fill=tag.colors["stroke"],
+                width=max(1, round(1.2 * px)),
+            )
         draw.rounded_rectangle(
             box,
             radius=3 * px,
