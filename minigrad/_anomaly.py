@@ -19,13 +19,18 @@ from ._warn import warn
 from .node import Node, _call, _unwrap
 
 
+def _users(filename: str) -> bool:
+    """A frame of the user's code: not minigrad's, nor runpy's (``python -m
+    minigrad lesson.py`` starts the lesson through runpy; ``python lesson.py``,
+    which the lesson's PyTorch traceback comes from, shows no such frames)."""
+    if f"{os.sep}minigrad{os.sep}" in filename:
+        return False
+    return filename != "<frozen runpy>" and not filename.endswith(f"{os.sep}runpy.py")
+
+
 def caller_stack() -> list[str]:
-    """The Python stack of the user's code (minigrad's own frames left out)."""
-    frames = [
-        f
-        for f in traceback.extract_stack()
-        if f"{os.sep}minigrad{os.sep}" not in f.filename
-    ]
+    """The Python stack of the user's code (minigrad's and runpy's frames left out)."""
+    frames = [f for f in traceback.extract_stack() if _users(f.filename)]
     return traceback.format_list(frames)
 
 

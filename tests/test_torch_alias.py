@@ -237,6 +237,56 @@ def test_runner_exit_status_and_usage(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "can't open file" in missing.stderr
 
 
+def test_runner_tracebacks_show_the_lessons_frames_as_python_would(
+    tmp_path: Path,
+) -> None:
+    """A failing lesson's traceback under ``python -m minigrad`` is the one
+    ``python lesson.py`` prints with PyTorch: from the lesson's own frame (not
+    the runner's and runpy's) to the line that failed (not minigrad's insides,
+    where PyTorch raises from C++), with the lesson's absolute path (its
+    ``__file__``); so is anomaly mode's traceback of the forward call."""
+    script = tmp_path / "lesson.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import warnings
+            import torch
+            print(__file__)
+            with torch.autograd.detect_anomaly():
+                a = torch.tensor([1.0, 0.0], requires_grad=True)
+                b = a.sqrt()
+                with warnings.catch_warnings(record=True) as seen:
+                    warnings.simplefilter("always")
+                    try:
+                        (b / b).sum().backward()
+                    except RuntimeError:
+                        pass
+                print([str(w.message) for w in seen if "Traceback" in str(w.message)])
+            def reshape(t):
+                return t.view(3)
+            reshape(torch.ones(2))
+            """
+        )
+    )
+    result = _python("", "-m", "minigrad", script.name, cwd=tmp_path)
+    assert result.returncode == 1
+    printed = result.stdout.splitlines()
+    assert printed[0] == str(script.resolve())
+    assert (
+        "runpy" not in printed[1]
+        and f'File "{script.resolve()}", line 11' in printed[1]
+    )
+    tb = result.stderr[result.stderr.index("Traceback (most recent call last):") :]
+    assert [line for line in tb.splitlines() if line.strip(" ^")] == [
+        "Traceback (most recent call last):",
+        f'  File "{script.resolve()}", line 17, in <module>',
+        "    reshape(torch.ones(2))",
+        f'  File "{script.resolve()}", line 16, in reshape',
+        "    return t.view(3)",
+        "RuntimeError: shape '[3]' is invalid for input of size 2",
+    ]
+
+
 @pytest.mark.parametrize("extension", ["minigrad", "minigrad.as_torch"])
 def test_ipython_extension(extension: str) -> None:
     pytest.importorskip("IPython")
