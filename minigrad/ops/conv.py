@@ -68,8 +68,10 @@ def columns(x: np.ndarray, kernel: tuple, geometry: Geometry, out: Any = None):
             dst.append((lo, hi))
         for i, (lo, hi) in enumerate(dst):  # zero what reads the padding
             before = (slice(None),) * (2 + i)
-            block[before + (slice(0, lo),)] = 0
-            block[before + (slice(hi, None),)] = 0
+            if lo:  # (only where there is some: 27 offsets of a 3-d kernel)
+                block[before + (slice(0, lo),)] = 0
+            if hi < block.shape[2 + i]:
+                block[before + (slice(hi, None),)] = 0
         if all(hi > lo for lo, hi in dst):
             inner = tuple(slice(lo, hi) for lo, hi in dst)
             block[(slice(None), slice(None)) + inner] = xt[
