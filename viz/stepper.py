@@ -39,6 +39,7 @@ from .graph import (
     Graph,
     build_graph,
     edge_id,
+    module_of,
     node_name,
     shape_label,
     value_preview,
@@ -243,7 +244,10 @@ class BackwardStepper:
     Other keyword arguments go to the drawing (``theme``, ``rankdir``,
     ``fold``, ``depth``...): a big graph folds its repeated blocks and the
     drawn block stands for the repeat that runs (see `StandIns`).
-    In Jupyter the stepper shows itself as a widget (see `widget()`).
+    In Jupyter the stepper shows itself as a widget (see `widget()`). A graph
+    of modules too big for a laptop's screen is shown there with its modules
+    as boxes a click opens (`fit_screen`), unless ``depth`` is given:
+    ``depth=None`` draws every node.
     """
 
     def __init__(
@@ -280,6 +284,10 @@ class BackwardStepper:
         if autograd_grad:  # only PyTorch's engine steps autograd.grad
             pass_options["autograd_grad"] = True
         self._task = backward_steps(targets, gradient, retain_graph, **pass_options)
+        # `fit_screen` leaves a depth the teacher chose (None included) alone
+        self._depth_given = "depth" in drawing_options
+        self._screen_fitted = False
+        self.screen_note = ""  # why the screen draws modules as boxes, if it does
         self._outputs = targets  # keeps the graph's nodes (and their ids) alive
         self.frames: list[Frame] = []
         self.position = 0  # frames shown: 0 = before the first node ran
@@ -291,9 +299,9 @@ class BackwardStepper:
             if f.is_accumulate_grad and f.variable is not None
         }
         self._names = {tid: t.label for tid, t in self.graph.tensors.items()}
-        # the drawings per set of opened boxes (`expand`): closing a box again
-        # shows the picture laid out before, not a new layout
-        self._drawings = {options.check().expand: (self.drawing, self.forward_drawing)}
+        # the drawings per options (the opened boxes, the depth): closing a box
+        # again shows the picture laid out before, not a new layout
+        self._drawings = {self.drawing.options: (self.drawing, self.forward_drawing)}
         self._opened: dict[str, str] = {}  # opened box -> its title when closed
         self._use_drawings()
         self._made = {
@@ -403,13 +411,37 @@ class BackwardStepper:
 
     def show_expanded(self, expand: frozenset[str]) -> None:
         """Draw with exactly the boxes in ``expand`` opened (the frames stay)."""
-        if expand not in self._drawings:
-            options = dataclasses.replace(self.drawing.options, expand=expand)
-            self._drawings[expand] = (
+        self._show(dataclasses.replace(self.drawing.options, expand=frozenset(expand)))
+
+    def fit_screen(self) -> int | None:
+        """Before the stepper is first shown on a screen (`widget`): when its
+        graph has modules (parameters named ``fc1.weight``...) and none of
+        the screen's layouts shows it whole on a laptop (`SCREEN_ROOM` at
+        `SCREEN_MIN_ZOOM`), draw each module as one box (``depth=``, the
+        deepest that fits, else 1), which a click opens; `screen_note` says
+        so. Exports show what the screen shows, as after a click on a box.
+        Nothing changes when ``depth`` was given (``depth=None`` included),
+        a box is open, or it ran before. Returns the depth drawn."""
+        if self._screen_fitted or self._depth_given or self.drawing.options.expand:
+            return self.drawing.options.depth
+        self._screen_fitted = True
+        depth = screen_depth(self.drawing, self.rankdir is not None)
+        if depth is not None:
+            self._show(dataclasses.replace(self.drawing.options, depth=depth))
+            self.screen_note = (
+                f"modules drawn as boxes (depth={depth}) to fit the screen: "
+                "click a box to open it"
+            )
+        return depth
+
+    def _show(self, options: Options) -> None:
+        """Draw with ``options`` (the frames stay, their highlights follow)."""
+        if options not in self._drawings:
+            self._drawings[options] = (
                 Drawing(self.graph, "backward", options),
                 Drawing(self.graph, "forward", options),
             )
-        self.drawing, self.forward_drawing = self._drawings[expand]
+        self.drawing, self.forward_drawing = self._drawings[options]
         self._use_drawings()
         # the frames light what this drawing shows; a fold's notes are
         # counted again over the nodes run, in order
@@ -814,6 +846,21 @@ class BackwardStepper:
             theme = None
         return screen_layouts(drawing, self.rankdir is not None, theme=theme)[1]
 
+    def other_svg(
+        self,
+        view: str = "backward",
+        theme: str | None = None,
+        rankdir: str | None = None,
+    ) -> str:
+        """`svg` with the leaves placed the other way (beside their
+        AccumulateGrad or below it), which the widget shows where that fits
+        its room better; "" when none is offered (`screen_variants`)."""
+        drawing = self.forward_drawing if view == "forward" else self.drawing
+        if self.theme is not None:
+            theme = None
+        opts = drawing._resolved(export=False, theme=theme, rankdir=rankdir, dense=True)
+        return screen_variants(drawing, opts)[1]
+
     def picture(self, view: str = "backward") -> str:
         """The frame on display as one static SVG (the roles' classes and
         their CSS written into it): what a saved notebook shows with no kernel."""
@@ -844,10 +891,12 @@ class BackwardStepper:
 
     # ------------------------------------------------------------- display
     def widget(self) -> Any:
-        """The Jupyter widget (created once; needs ipywidgets and anywidget)."""
+        """The Jupyter widget (created once; needs ipywidgets and anywidget).
+        Its graph fits the screen first (`fit_screen`)."""
         if self._widget is None or self._widget.comm is None:  # none, or closed
             from .widgets.stepper_widget import StepperWidget
 
+            self.fit_screen()
             self._widget = StepperWidget(self)
             # a closed widget (its comm gone) stops a pass under way
             self._widget.observe(lambda c: c["new"] is None and self.close(), "comm")
@@ -899,17 +948,59 @@ def screen_svg(drawing: Drawing, opts: Options) -> str:
     beside, 1272x797 px, whole (below: 1147x955); lesson 10's, whose three
     leaves share the bottom rank: below, 1136x611, whole (beside: 1437x469);
     lesson 11's loop: below, 1216x1299, across (beside: 1436x1191)."""
+    return screen_variants(drawing, opts)[0]
+
+
+def screen_variants(drawing: Drawing, opts: Options) -> tuple[str, str]:
+    """`screen_svg`, and the drawing with its leaves placed the other way
+    ("" when none is offered: a forward view, more than `WIDE_MAX_NODES`
+    nodes, or both the same). The widget may show the second where its room
+    is larger than a laptop's: lesson 11's loop is whole at 1920x1080 with
+    its leaves beside (1436x1191 px), 20 px too tall with them below
+    (1216x1299)."""
     below = drawing._svg_for(dataclasses.replace(opts, dense=True, leaf_beside=False))
     if drawing.view != "backward" or below.count('class="node') > WIDE_MAX_NODES:
-        return below  # (node kinds follow the class's first word)
+        return below, ""  # (node kinds follow the class's first word)
     beside = drawing._svg_for(dataclasses.replace(opts, dense=True, leaf_beside=True))
+    if beside == below:  # (no leaf to place: all of them in module boxes)
+        return below, ""
+    if _laptop_fit(beside) >= _laptop_fit(below):
+        return beside, below
+    return below, beside
 
-    def fit(svg: str) -> tuple[bool, bool, float]:
-        w, h = (size * 4 / 3 for size in render.svg_size(svg))  # pt -> px
-        scale = min(SCREEN_ROOM[0] / w, SCREEN_ROOM[1] / h)
-        return scale >= SCREEN_MIN_ZOOM, SCREEN_ROOM[0] / w >= SCREEN_MIN_ZOOM, scale
 
-    return beside if fit(beside) >= fit(below) else below
+def _laptop_fit(svg: str) -> tuple[bool, bool, float]:
+    """How ``svg`` fits `SCREEN_ROOM`: whole at `SCREEN_MIN_ZOOM`, as wide as
+    the room at that zoom, the scale that shows it whole."""
+    w, h = (size * 4 / 3 for size in render.svg_size(svg))  # pt -> px
+    scale = min(SCREEN_ROOM[0] / w, SCREEN_ROOM[1] / h)
+    return scale >= SCREEN_MIN_ZOOM, SCREEN_ROOM[0] / w >= SCREEN_MIN_ZOOM, scale
+
+
+def screen_depth(drawing: Drawing, direction_given: bool) -> int | None:
+    """The depth at which the stepper's screen draws modules as boxes
+    (`BackwardStepper.fit_screen`): None when one of the screen's layouts
+    (either leaf placement, or left to right where offered) is whole in
+    `SCREEN_ROOM` at `SCREEN_MIN_ZOOM`, or the graph has no modules; else the
+    deepest depth whose drawing is, or 1 (the fewest boxes). Lesson 09's
+    training step: 2087x1280 px at best left to right 2037x897, at depth 1
+    1115x711 (whole at 70%)."""
+
+    def fits(d: Drawing) -> bool:
+        opts = d._resolved(export=False, dense=True)
+        shown = [*screen_variants(d, opts), screen_layouts(d, direction_given)[1]]
+        return any(svg and _laptop_fit(svg)[0] for svg in shown)
+
+    if drawing.view != "backward" or fits(drawing):
+        return None
+    paths = set(module_of(drawing.graph).values())
+    if not paths:
+        return None
+    for depth in range(max(p.count(".") + 1 for p in paths), 1, -1):
+        options = dataclasses.replace(drawing.options, depth=depth)
+        if fits(Drawing(drawing.graph, drawing.view, options)):
+            return depth
+    return 1
 
 
 def screen_layouts(

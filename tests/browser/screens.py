@@ -4,7 +4,10 @@ same source runs in the kernel of the JupyterLab test).
 
 `RUNNING_IN_VIEW` is the check made at every step: the ``.mg-running`` node is
 fully inside the graph's viewport and the window, and its label text is at
-least 9 px high.
+least 9 px high. `WHOLE_KEPT`: a graph the view shows whole stays whole while
+stepping (a floating panel takes the side the running node is not on; the
+view once panned the graph from under it and cut its other edge), and the
+panel covers neither the running node nor the node the view follows.
 """
 
 from __future__ import annotations
@@ -99,3 +102,43 @@ RUNNING_REPORT = """(root) => {
     view: [v.left, v.top, v.right, v.bottom], text: t.height,
     window: [innerWidth, innerHeight], zoom: root.dataset.zoom});
 }"""
+
+# A graph shown whole (data-whole) in a view wholly on screen is inside the
+# view at this step, and the details panel, shown, does not overlap the
+# running node: null when so, else what was seen.
+WHOLE_KEPT = """(root) => {
+  const view = root.querySelector('.mg-graph');
+  const v = view.getBoundingClientRect();
+  const s = view.querySelector('svg').getBoundingClientRect();
+  const p = root.querySelector('.mg-panel').getBoundingClientRect();
+  const n = root.querySelector('.mg-graph .mg-running').getBoundingClientRect();
+  // (a view partly below the window or the notebook's visible part pans to
+  // show the running node: only a view wholly on screen must keep it whole)
+  const pane = root.closest('.jp-WindowedPanel-outer');
+  const seen = pane ? pane.getBoundingClientRect() : {top: 0, bottom: innerHeight};
+  const onScreen = v.top >= Math.max(0, seen.top) - 1 &&
+    v.bottom <= Math.min(innerHeight, seen.bottom) + 1;
+  const cut = onScreen && root.dataset.whole === '1' && (s.left < v.left - 1 ||
+    s.top < v.top - 1 || s.right > v.right + 1 || s.bottom > v.bottom + 1);
+  const covered = p.width > 0 && p.height > 0 && !(n.right <= p.left ||
+    n.left >= p.right || n.bottom <= p.top || n.top >= p.bottom);
+  if (!cut && !covered) return null;
+  return JSON.stringify({cut, covered, svg: [s.left, s.top, s.right, s.bottom],
+    view: [v.left, v.top, v.right, v.bottom], panel: [p.left, p.top, p.right, p.bottom],
+    node: [n.left, n.top, n.right, n.bottom], place: root.dataset.place,
+    side: root.dataset.panelSide});
+}"""
+
+# The boxes' "⊕ open" tags that are not beside their box (gap in px): a
+# drawing measured before JupyterLab rendered its output (Run All) put them
+# all at the drawing's corner.
+BOX_TAGS_ASTRAY = """(root) => [...root.querySelectorAll('.mg-overlay [data-box]')]
+.map((tag) => {
+  const id = tag.getAttribute('data-box');
+  const box = root.querySelector(`.mg-graph g[id$="${CSS.escape(id)}"]`);
+  if (!box) return [id, 'no box'];
+  const a = tag.getBoundingClientRect();
+  const b = box.getBoundingClientRect();
+  return [id, Math.max(0, a.left - b.right, b.left - a.right, a.top - b.bottom,
+    b.top - a.bottom)];
+}).filter(([, gap]) => gap === 'no box' || gap > 20)"""

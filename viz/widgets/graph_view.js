@@ -163,15 +163,19 @@ export function mount(model, root) {
     // into viewport pixels; the border is outside the content box
     const x = v.left + view.clientLeft;
     const y = v.top + view.clientTop;
-    // a panel floating over the graph hides the strip it covers
-    const cover = panelOpen() && main.classList.contains("mg-over")
-      ? panel.getBoundingClientRect().left : Infinity;
+    // a panel floating over the graph hides the strip it covers, on the
+    // right or (`placePanel`) the left
+    const p = panelOpen() && main.classList.contains("mg-over")
+      ? panel.getBoundingClientRect() : null;
+    const onLeft = main.classList.contains("mg-panel-left");
+    const coverL = p && onLeft ? p.right - x : 0;
+    const coverR = p && !onLeft ? p.left - x : Infinity;
     if (r - l < 40 || b - t < 40) {
-      return { l: 0, t: 0, r: Math.min(view.clientWidth, cover - x), b: view.clientHeight };
+      return { l: coverL, t: 0, r: Math.min(view.clientWidth, coverR), b: view.clientHeight };
     }
     return {
-      l: Math.max(0, l - x), t: Math.max(0, t - y),
-      r: Math.min(view.clientWidth, r - x, cover - x), b: Math.min(view.clientHeight, b - y),
+      l: Math.max(0, l - x, coverL), t: Math.max(0, t - y),
+      r: Math.min(view.clientWidth, r - x, coverR), b: Math.min(view.clientHeight, b - y),
     };
   }
   // The margin kept around followed elements of height `h`: smaller when the
@@ -183,20 +187,57 @@ export function mount(model, root) {
     return (r.r - r.l) * k <= seen.r - seen.l - 2 * MARGIN &&
       (r.b - r.t) * k <= seen.b - seen.t - 2 * MARGIN;
   }
+  // A panel floating over the graph sits on the side the running (or the
+  // clicked) node is not on at `at`, with the edges it just sent along when
+  // that side leaves them clear too, so the graph need not pan from under it
+  // (panned, a whole graph was cut at the other edge): it changes sides only
+  // when what it covers would be clear on the other side.
+  function placePanel(at) {
+    if (!main.classList.contains("mg-over") || !panelOpen()) return;
+    const nodes = [...box.querySelectorAll(".mg-running, .mg-selected")];
+    const flow = [...box.querySelectorAll(".mg-flow, .mg-edge-value")];
+    const v = view.getBoundingClientRect();
+    const p = panel.getBoundingClientRect();
+    const w = p.width + MARGIN;
+    const h = p.bottom - v.top - view.clientTop + MARGIN;
+    const onLeft = main.classList.contains("mg-panel-left");
+    for (const r of [contentRect([...nodes, ...flow]), contentRect(nodes)]) {
+      if (!r) return;
+      const s = { l: r.l * at.k + at.x, t: r.t * at.k + at.y, r: r.r * at.k + at.x };
+      const under = (l, rr) => s.l < rr && s.r > l && s.t < h;
+      const here = onLeft ? under(0, w) : under(view.clientWidth - w, view.clientWidth);
+      const there = onLeft ? under(view.clientWidth - w, view.clientWidth) : under(0, w);
+      if (!here) break;
+      if (!there) {
+        main.classList.toggle("mg-panel-left", !onLeft);
+        showPanel();
+        break;
+      }
+    }
+    root.dataset.panelSide = main.classList.contains("mg-panel-left") ? "left" : "right";
+  }
+  // The whole drawing is inside the viewport at `at`.
+  function wholeAt(at) {
+    return at.x >= -1 && at.y >= -1 && at.x + vp.w * at.k <= view.clientWidth + 1 &&
+      at.y + vp.h * at.k <= view.clientHeight + 1;
+  }
   // Where to pan from `at` so the running node, and the edges it just sent
   // along when they fit too, are inside the visible part of the viewport;
-  // null when they already are (or nothing runs).
+  // null when they already are (or nothing runs). A drawing shown whole pans
+  // only for the running node itself: for its edges it would be cut.
   function followed(at) {
+    placePanel(at);
     const running = [...box.querySelectorAll(".mg-running")];
     if (!running.length) return null;
-    const flow = [...box.querySelectorAll(".mg-flow, .mg-edge-value")];
+    const flow = wholeAt(at) ? [] : [...box.querySelectorAll(".mg-flow, .mg-edge-value")];
     const seen = visible();
     const { k } = at;
     let r = contentRect([...running, ...flow]);
     if (!r || !fits(r, k, seen)) r = contentRect(running);
     if (!r) return null;
     const s = { l: r.l * k + at.x, t: r.t * k + at.y, r: r.r * k + at.x, b: r.b * k + at.y };
-    const m = margin(seen, s.r - s.l, s.b - s.t);
+    // (a whole drawing near the view's edge is in view: no margin kept)
+    const m = wholeAt(at) ? 0 : margin(seen, s.r - s.l, s.b - s.t);
     const outX = s.l < seen.l + m || s.r > seen.r - m;
     const outY = s.t < seen.t + m || s.b > seen.b - m;
     if (!outX && !outY) return null;
@@ -251,19 +292,20 @@ export function mount(model, root) {
 
   // ------------------------------------------------------------ arrangement
   // The screen has room of one shape and the graph another: the view shows
-  // the drawing as laid out (top to bottom) or, when the kernel offers it, the
-  // same drawing left to right ("wide_svg"), and grows taller up to what a
-  // reader sees of the page under the controls. The panel goes beside the
-  // graph, below it when both still fit the visible height (the panel with
-  // PANEL_ROOM px at least), or else floats over the graph's right side
-  // (hidden before the first step, shown while a node runs or is selected;
+  // the drawing as laid out (top to bottom) or, when the kernel offers them,
+  // the same drawing left to right ("wide_svg") or with its leaves placed the
+  // other way ("other_svg"), and grows taller up to what a reader sees of the
+  // page under the controls. The panel goes beside the graph, below it when
+  // both still fit the visible height (the panel with PANEL_ROOM px at
+  // least), or else floats over the graph (hidden before the first step,
+  // shown while a node runs or is selected, on the side away from that node;
   // its button hides or shows it, and the view follows the running node in
   // the part it leaves uncovered). The first of these that shows the whole
-  // graph at MIN_ZOOM or more wins, in this order: beside (as laid out, then
-  // left to right), below (the same), over (the same). If none does, the
-  // drawing as laid out, beside if its width fits there at MIN_ZOOM, else
-  // under the floating panel: the view then pans along the pass.
-  let shown = -1; // which layout is in the view (0: svg, 1: wide_svg)
+  // graph at MIN_ZOOM or more wins, in this order: beside (as laid out, left
+  // to right, leaves the other way), below (the same), over (the same). If
+  // none does, the drawing as laid out, beside if its width fits there at
+  // MIN_ZOOM, else under the floating panel: the view then pans along the pass.
+  let shown = -1; // which layout is in the view (an index of LAYOUTS)
   let roomWidth = -1; // the width the arrangement was made for
   let panelChoice = null; // the reader's show / hide of a floating panel
 
@@ -275,7 +317,9 @@ export function mount(model, root) {
     const over = main.classList.contains("mg-over");
     const open = panelOpen();
     main.classList.toggle("mg-panel-hidden", over && !open);
-    panelToggle.textContent = open ? "details ▸" : "◂ details";
+    // (the arrow points the way the panel goes: out at its side, or back in)
+    const left = main.classList.contains("mg-panel-left");
+    panelToggle.textContent = open === left ? "◂ details" : "details ▸";
     panelToggle.title = open ? "hide the details (the graph under them shows)"
       : "show the running or clicked node's details over the graph";
   }
@@ -302,8 +346,11 @@ export function mount(model, root) {
     const h = px("height");
     return w && h ? { w, h } : null;
   }
+  // the drawing as laid out, left to right, with its leaves placed the other
+  // way (the last two when the kernel offers them)
+  const LAYOUTS = ["svg", "wide_svg", "other_svg"];
   function layouts() {
-    return [model.get("svg"), model.get("wide_svg")].map(naturalSize);
+    return LAYOUTS.map((name) => naturalSize(model.get(name)));
   }
   // What a reader sees of the page (the panel that scrolls it: a notebook's)
   // below the widget's controls above the view.
@@ -374,9 +421,9 @@ export function mount(model, root) {
 
   function draw() {
     const layout = arrange();
-    box.innerHTML = model.get(layout ? "wide_svg" : "svg");
+    box.innerHTML = model.get(LAYOUTS[layout]);
     shown = layout;
-    root.dataset.layout = layout ? "wide" : "as-drawn";
+    root.dataset.layout = ["as-drawn", "wide", "other"][layout];
     geometry = new Map();
     const svg = box.querySelector("svg");
     if (!svg) return;
@@ -419,6 +466,8 @@ export function mount(model, root) {
       title.textContent = `${b.title}: click to ${b.open ? "close" : "open"}`;
     }
     openedRow.replaceChildren();
+    const note = model.get("note");
+    if (note) openedRow.appendChild(tag("span", "mg-note", note));
     const open = Object.entries(boxMap()).filter(([, b]) => b.open);
     if (open.length) openedRow.appendChild(tag("span", "mg-queue-title", "opened:"));
     for (const [id, b] of open) {
@@ -465,9 +514,20 @@ export function mount(model, root) {
 
   // A step restyles and overlays a picture whose geometry never changes: the
   // boxes and edge midpoints are measured once per drawing, and the labels'
-  // text is measured in one pass (one layout, not one per label).
+  // text is measured in one pass (one layout, not one per label). A drawing
+  // not rendered yet (an output JupyterLab has not shown: Run All) measures
+  // as empty boxes: those are not kept, and the tags are drawn again once the
+  // view has a size (the boxes' "⊕ open" tags sat at the drawing's corner).
+  let unmeasured = false;
   function nodeBox(id) {
-    if (!geometry.has(id)) geometry.set(id, byId(id)?.getBBox() || null);
+    if (!geometry.has(id)) {
+      const b = byId(id)?.getBBox() || null;
+      if (b && !b.width && !b.height) {
+        unmeasured = true;
+        return b;
+      }
+      geometry.set(id, b);
+    }
     return geometry.get(id);
   }
   function edgeMiddle(id) {
@@ -656,6 +716,10 @@ export function mount(model, root) {
       draw();
       return;
     }
+    if (unmeasured && view.clientWidth) {
+      unmeasured = false;
+      drawOverlay(inView(model.get("highlight") || {}, model.get("overlay") || {}).ov);
+    }
     if (vp.mode === "fit") fit(false);
     else follow(false);
   });
@@ -691,10 +755,15 @@ export function mount(model, root) {
   };
   model.on("change:svg", onSvg);
   model.on("change:wide_svg", onSvg);
+  model.on("change:other_svg", onSvg);
+  model.on("change:note", markBoxes);
   model.on("change:highlight", onStep);
   model.on("change:overlay", onStep);
   model.on("change:step", onStep);
-  model.on("change:selected", paint);
+  model.on("change:selected", () => {
+    paint();
+    placePanel(goal); // (the clicked node stays clear of the details)
+  });
   model.on("change:panel", () => drawPanel(model.get("panel") || {}));
   model.on("change:theme", theme);
   model.on("change:view", onStep);

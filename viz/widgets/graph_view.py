@@ -18,8 +18,10 @@ HERE = Path(__file__).parent
 class GraphView(anywidget.AnyWidget):
     """Shows ``svg`` in a viewport that fits and follows the running node.
 
-    ``wide_svg``, when given, is the same drawing laid out left to right; the
-    view shows it instead when it fits the room better. ``highlight`` maps
+    ``wide_svg``, when given, is the same drawing laid out left to right, and
+    ``other_svg`` the drawing with its leaves placed the other way; the view
+    shows whichever of the three fits its room best. ``note`` is a line shown
+    above the graph (modules drawn as boxes to fit the screen). ``highlight`` maps
     roles (running, ready, done, flow, written, error) to ids of the backward
     drawing (mapped by the view when ``view`` is
     "forward", using ``leaf_of``); ``overlay`` holds what is drawn over the
@@ -43,6 +45,11 @@ class GraphView(anywidget.AnyWidget):
     # the same drawing laid out left to right ("" if not offered): the view
     # shows whichever of the two fits its room better (graph_view.js, arrange)
     wide_svg = traitlets.Unicode("").tag(sync=True)
+    # the drawing with its leaves placed the other way ("" if not offered:
+    # `BackwardStepper.other_svg`), a third layout to choose from
+    other_svg = traitlets.Unicode("").tag(sync=True)
+    # a line above the graph saying how it was drawn to fit (`fit_screen`)
+    note = traitlets.Unicode("").tag(sync=True)
     prefix = traitlets.Unicode("").tag(sync=True)
     highlight = traitlets.Dict({}).tag(sync=True)
     overlay = traitlets.Dict({}).tag(sync=True)

@@ -49,6 +49,8 @@ class StepperWidget(w.VBox):
         self.graph = GraphView(
             svg=stepper.svg(),
             wide_svg=self._wide_svg(None),
+            other_svg=stepper.other_svg(),
+            note=stepper.screen_note,
             prefix=stepper.drawing.options.id_prefix,
             theme=stepper.theme or "auto",
             leaf_of=stepper.leaf_of,
@@ -163,9 +165,10 @@ class StepperWidget(w.VBox):
 
     def _show_svg(self) -> None:
         theme = self.graph.page_theme or None
-        with self.graph.hold_sync():  # both layouts in one message
+        with self.graph.hold_sync():  # every layout in one message
             self.graph.svg = self.stepper.svg(self.view_name, theme=theme)
             self.graph.wide_svg = self._wide_svg(theme)
+            self.graph.other_svg = self.stepper.other_svg(self.view_name, theme=theme)
 
     def _wide_svg(self, theme: str | None) -> str:
         """The drawing laid out left to right, for a view whose room is wider
