@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from .node import registered, sum_to
-from .ops import _common
+from .ops import _common, _layout
 
 __all__ = ["sum_to"]  # (node.py's: the engine undoes broadcasting with it too)
 
@@ -199,7 +199,8 @@ def masked_fill(x: Any, mask: np.ndarray, value: float) -> Any:
     """``x`` with ``value`` where the constant ``mask`` holds (MaskedFillBackward0
     on Tensors, as PyTorch's formulas record it)."""
     if isinstance(x, ndarray):
-        return np.where(mask, value, x).astype(x.dtype, copy=False)
+        filled = np.where(mask, value, x).astype(x.dtype, copy=False)
+        return _layout.row_major(filled)  # (a row-major clone, as the forward's)
     return x.masked_fill(type(x)._make(np.asarray(mask), False), value)
 
 

@@ -290,3 +290,13 @@ def index_layout(out: np.ndarray, x: np.ndarray, indices: tuple) -> np.ndarray:
 
 def _elem_strides(a: np.ndarray) -> list:
     return [st // a.itemsize for st in a.strides]
+
+
+def of(out: np.ndarray, *inputs: np.ndarray) -> np.ndarray:
+    """The result of an elementwise op of several tensors (``addcmul``,
+    ``lerp``, a backward kernel of the gradient and a saved input) laid out as
+    PyTorch's TensorIterator lays it out, the first input deciding ties; the
+    common case, all row-major (or broadcast numbers), costs one check each."""
+    if out.ndim < 2 or all(is_row_major(x) or not any(x.strides) for x in inputs):
+        return out
+    return elementwise_layout(out, inputs)

@@ -47,7 +47,7 @@ from .. import _formula as f
 from ..node import register
 from ._common import Ctx, Grad, Op, as_float, dtype_name
 from ._dims import normalize_dims
-from ._layout import like, row_major
+from ._layout import like, of, row_major
 
 # 1 as a 0-d array of the result's dtype, for the gradients of tanh and sigmoid:
 # numpy takes it faster than the Python int 1, and gives the same bits
@@ -231,7 +231,7 @@ class LeakyRelu(Op):
         ctx.negative_slope = negative_slope
         ctx.save_for_backward(a)
         x = a._data
-        return np.where(x > 0, x, x * negative_slope).astype(x.dtype, copy=False)
+        return like(np.asarray(np.where(x > 0, x, x * negative_slope), x.dtype), x)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
@@ -242,7 +242,7 @@ class LeakyRelu(Op):
 def leaky_relu_backward(g: Any, x: Any, slope: Any) -> Any:
     """leaky_relu's gradient; on Tensors one node, LeakyReluBackwardBackward0."""
     if isinstance(g, f.ndarray):
-        return f.where(x > 0, g, g * slope)
+        return of(f.where(x > 0, g, g * slope), g, x)
     return LeakyReluBackward.apply(g, x, slope)
 
 
@@ -342,7 +342,7 @@ class Softplus(Op):
         bx = x * beta
         with np.errstate(over="ignore"):
             soft = np.log1p(np.exp(bx)) / beta
-        return np.where(bx > threshold, x, soft).astype(x.dtype, copy=False)
+        return like(np.asarray(np.where(bx > threshold, x, soft), x.dtype), x)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
@@ -360,7 +360,7 @@ def softplus_backward(g: Any, x: Any, beta: Any, threshold: Any) -> Any:
     on Tensors one node, SoftplusBackwardBackward0 (PyTorch's fused kernel)."""
     if isinstance(g, f.ndarray):
         linear = x * beta > threshold
-        return f.where(linear, g, g * _softplus_sigmoid(x, beta))
+        return of(f.where(linear, g, g * _softplus_sigmoid(x, beta)), g, x)
     return SoftplusBackward.apply(g, x, beta, threshold)
 
 
@@ -487,7 +487,7 @@ def celu_input_scale(alpha: Any) -> float:
 def elu_values(x: np.ndarray, alpha: Any, scale: Any, input_scale: Any) -> Any:
     with np.errstate(over="ignore"):
         neg = np.expm1(np.minimum(x, 0) * input_scale) * (alpha * scale)
-    return np.where(x > 0, x * scale, neg).astype(x.dtype, copy=False)
+    return like(np.where(x > 0, x * scale, neg).astype(x.dtype, copy=False), x)
 
 
 def elu_backward(
@@ -500,10 +500,10 @@ def elu_backward(
     neg_coef = alpha * scale
     if is_result:  # y = neg_coef (exp(s x) - 1): the slope is s (y + neg_coef)
         slope = (x + neg_coef) * input_scale
-        return np.where(x <= 0, g * slope, g * scale).astype(g.dtype, copy=False)
+        return of(np.asarray(np.where(x <= 0, g * slope, g * scale), g.dtype), g, x)
     with np.errstate(over="ignore"):
         slope = np.exp(np.minimum(x, 0) * input_scale) * (input_scale * neg_coef)
-    return np.where(x <= 0, g * slope, g * scale).astype(g.dtype, copy=False)
+    return of(np.asarray(np.where(x <= 0, g * slope, g * scale), g.dtype), g, x)
 
 
 class EluBackward(Op):
@@ -545,7 +545,7 @@ def hardtanh_backward(g: Any, x: Any, min_val: Any, max_val: Any) -> Any:
     HardtanhBackwardBackward0."""
     if isinstance(g, f.ndarray):
         inside = (x > min_val) & (x < max_val)
-        return np.where(inside, g, 0).astype(g.dtype, copy=False)
+        return of(np.where(inside, g, 0).astype(g.dtype, copy=False), g, x)
     return HardtanhBackward.apply(g, x, min_val, max_val)
 
 
@@ -629,7 +629,8 @@ class LogSigmoid(Op):
         x = a._data
         z = np.asarray(np.exp(-np.abs(x)))  # PyTorch's buffer: kept for backward
         ctx.save_for_backward(a, z)
-        return (np.minimum(x, 0) - np.log1p(z)).astype(x.dtype, copy=False)
+        # (PyTorch's kernel writes row-major results, whatever the input's layout)
+        return row_major(np.asarray(np.minimum(x, 0) - np.log1p(z), x.dtype))
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
@@ -643,7 +644,8 @@ def log_sigmoid_backward(g: Any, x: Any, z: Any) -> Any:
     if not isinstance(g, f.ndarray):  # (the buffer takes no gradient: no edge)
         return LogSigmoidBackward.apply(g, x, (z,))
     negative = x < 0
-    return (g * (negative - np.where(negative, 1, -1) * (z / (1 + z)))).astype(g.dtype)
+    grad = g * (negative - np.where(negative, 1, -1) * (z / (1 + z)))
+    return row_major(np.asarray(grad, g.dtype))
 
 
 class LogSigmoidBackward(Op):

@@ -52,8 +52,9 @@ from ._common import (
     is_tensor,
     operand,
     power,
+    promoted,
 )
-from ._layout import like
+from ._layout import like, of, row_major
 
 
 class Add(BinaryOp):
@@ -105,7 +106,8 @@ class RsubTensor(BinaryOp):
         _no_bool_sub(a._data, b._data)
         ctx.alpha = alpha
         ad = a._data if alpha == 1 else a._data * alpha
-        return binary_out(b._data - ad, a, b)
+        # PyTorch's rsub is sub(other, self): the other operand decides the layout
+        return promoted(of(b._data - ad, b._data, a._data), a, b)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
@@ -477,6 +479,7 @@ class RpowScalar(Op):
         ctx.self = base
         out = base**b._data
         out = out if out.dtype == b._data.dtype else float_out(out, b, base)
+        out = row_major(out)  # (PyTorch's pow(number, tensor) is row-major)
         ctx.save_for_backward(b, out)
         return out
 
@@ -505,7 +508,8 @@ class Addcmul(Op):
         _, need_1, need_2 = ctx.needs_input_grad[:3]
         ctx.save_for_backward(t1 if need_2 else None, t2 if need_1 else None)
         out = a._data + value * t1._data * t2._data
-        return np.asarray(out, dtype=result_type(a, t1, t2).np)
+        out = np.asarray(out, dtype=result_type(a, t1, t2).np)
+        return of(out, a._data, t1._data, t2._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
@@ -534,7 +538,8 @@ class Addcdiv(Op):
         ctx.save_for_backward(t1 if need_2 else None, t2)
         with np.errstate(divide="ignore", invalid="ignore"):
             out = a._data + value * t1._data / t2._data
-        return np.asarray(out, dtype=result_type(a, t1, t2).np)
+        out = np.asarray(out, dtype=result_type(a, t1, t2).np)
+        return of(out, a._data, t1._data, t2._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
@@ -578,7 +583,8 @@ class LerpTensor(Op):
     def forward(ctx: Ctx, a: Any, b: Any, w: Any) -> Any:
         ctx.save_for_backward(a, b, w)
         x, y = a._data, b._data
-        return np.asarray(x + w._data * (y - x), dtype=result_type(a, b, w).np)
+        out = np.asarray(x + w._data * (y - x), dtype=result_type(a, b, w).np)
+        return of(out, x, y, w._data)
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:

@@ -46,7 +46,7 @@ from ._common import (
     dtype_name,
     promoted,
 )
-from ._layout import elementwise_layout, like, plain, row_major
+from ._layout import elementwise_layout, like, of, plain, row_major
 
 
 def _tensor(x: Any) -> Any:
@@ -308,12 +308,13 @@ class ClampTensor(Op):
         for v in bounds:
             broadcast_shape(a._data.shape, v._data.shape)
         want = result_type(a, *bounds).np
-        return _clamp_array(
+        out = _clamp_array(
             a._data,
             None if lo is None else lo._data,
             None if hi is None else hi._data,
             want,
         )
+        return of(out, a._data, *(v._data for v in bounds))
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:

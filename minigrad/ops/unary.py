@@ -545,7 +545,7 @@ class _Rounding(Op):
         x = a._data
         if x.dtype.kind != "f":
             return x.copy()
-        return ctx._forward_cls.np_fn(x, *decimals)  # the op's numpy function
+        return like(ctx._forward_cls.np_fn(x, *decimals), x)  # the op's numpy function
 
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> Any:
