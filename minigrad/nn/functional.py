@@ -9,17 +9,19 @@ from typing import Any
 
 import numpy as np
 
-from .. import _profiling
+from .. import _profiling, grad_mode, linalg
 from .._generator import default_generator
 from .._tensor import Tensor
 from .._views_inplace import bump_version
 from ..ops import activation as AC
+from ..ops import activation_more as AM
 from ..ops import arithmetic as A
 from ..ops import conv as CV
 from ..ops import indexing as IX
 from ..ops import linalg as L
 from ..ops import loss as LS
 from ..ops import norm as NORM
+from ..ops import padding as PAD
 from ..ops import pool as PL
 from ..ops import selection as C
 from ..ops._common import broadcast_shape
@@ -101,6 +103,130 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
 
 def logsigmoid(input: Tensor) -> Tensor:
     return AC.LogSigmoid.apply(input)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        return input._inplace(AM.Hardsigmoid)
+    return AM.Hardsigmoid.apply(input)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        return input._inplace(AM.Hardswish)
+    return AM.Hardswish.apply(input)
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    return AM.Hardshrink.apply(input, lambd)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    return AM.Softshrink.apply(input, lambd)
+
+
+def threshold(
+    input: Tensor, threshold: float, value: float, inplace: bool = False
+) -> Tensor:
+    if inplace:
+        return input._inplace(AM.ThresholdResult, threshold, value)
+    return AM.Threshold.apply(input, threshold, value)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """``x / (1 + |x|)``: ordinary ops, as PyTorch computes it."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """``x - tanh(x)``: ordinary ops, as PyTorch computes it."""
+    return input - input.tanh()
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """``a * sigmoid(b)`` for the two halves ``a, b`` of ``input`` along ``dim``."""
+    return AM.Glu.apply(input, dim)
+
+
+def softmin(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
+    """``softmax(-x)`` (NegBackward0 then SoftmaxBackward0, as PyTorch's)."""
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim())
+    if dtype is not None:
+        return softmax(-input.to(dtype), dim)
+    return softmax(-input, dim)
+
+
+def normalize(
+    input: Tensor,
+    p: float = 2.0,
+    dim: int = 1,
+    eps: float = 1e-12,
+    out: Tensor | None = None,
+) -> Tensor:
+    """``x / max(‖x‖_p, eps)`` along ``dim``, as PyTorch's ops: a norm, a
+    clamp_min, an expand_as and a division."""
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    if out is not None:
+        raise NotImplementedError("minigrad's normalize takes no out=")
+    return input / denom
+
+
+def cosine_similarity(
+    x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8
+) -> Tensor:
+    """``sum(x1/‖x1‖ * x2/‖x2‖, dim)`` with each norm at least ``eps``, as
+    PyTorch 2.13's at::cosine_similarity: the norms are clamped in place without
+    history, so their gradient flows as if unclamped."""
+    if x1.shape != x2.shape:  # (PyTorch's expand_outplace: both, recorded)
+        shape = broadcast_shape(tuple(x1.shape), tuple(x2.shape))
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    n1 = linalg.vector_norm(x1, 2, dim, keepdim=True).clone()
+    n2 = linalg.vector_norm(x2, 2, dim, keepdim=True).clone()
+    with grad_mode.no_grad():
+        n1.clamp_min_(eps)
+        n2.clamp_min_(eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def kl_div(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    log_target: bool = False,
+) -> Tensor:
+    """``target * (log(target) - input)`` for log-probabilities ``input``
+    (``exp(target) * (target - input)`` with ``log_target``): ordinary ops."""
+    if size_average is not None or reduce is not None:
+        red = _reduction(size_average, reduce, reduction)
+        reduction = {LS.NONE: "none", LS.MEAN: "mean", LS.SUM: "sum"}[red]
+    elif reduction == "mean":
+        warnings.warn(
+            "reduction: 'mean' divides the total loss by both the batch size and the "
+            "support size.'batchmean' divides only by the batch size, and aligns "
+            "with the KL div math definition.'mean' will be changed to behave the "
+            "same as 'batchmean' in the next major release.",
+            UserWarning,
+            stacklevel=2,
+        )
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        loss = target.xlogy(target) - target * input
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "none":
+        return loss
+    total = loss.sum()
+    if reduction == "batchmean" and input.dim() != 0:
+        return total / input.shape[0]
+    return total
 
 
 def embedding(
@@ -466,6 +592,97 @@ def log_softmax(
     if dtype is not None:
         input = input.to(dtype)
     return AC.LogSoftmax.apply(input, dim)
+
+
+# -------------------------------------------------------------------- padding
+_PAD_SIZES = (
+    "Supported combinations for non-constant padding:\n"
+    "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+    "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+    "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
+)
+
+
+def pad(
+    input: Tensor, pad: Any, mode: str = "constant", value: float | None = None
+) -> Tensor:
+    """Pad the last ``len(pad) // 2`` dims (the first pair pads the last dim): with
+    ``value`` (constant), the mirror image (reflect), the edge (replicate) or the
+    other end (circular). A negative pad crops."""
+    pad = tuple(int(p) for p in pad)
+    ndim = input.dim()
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > ndim:
+        raise RuntimeError(
+            "Padding length should be less than or equal to two times the input "
+            f"dimension but got padding length {len(pad)} and input of dimension "
+            f"{ndim}"
+        )
+    if mode == "constant":
+        return PAD.ConstantPadNd.apply(input, pad, 0.0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    k = len(pad) // 2
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if k not in (1, 2, 3) or ndim not in (k + 1, k + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {ndim}D input tensor.\n"
+            + _PAD_SIZES
+        )
+    if mode == "circular":
+        return _pad_circular(input, pad)
+    if mode == "reflect":
+        for dim, lo, hi in PAD._pairs(pad, ndim):
+            n = input.shape[dim]
+            if lo >= n or hi >= n:
+                raise RuntimeError(
+                    f"Argument #4: Padding size should be less than the corresponding "
+                    f"input dimension, but got: padding ({lo}, {hi}) at dimension "
+                    f"{dim} of input {list(input.shape)}"
+                )
+        return PAD.REFLECTION[k].apply(input, pad)
+    return PAD.REPLICATION[k].apply(input, pad)
+
+
+def _slice(x: Tensor, dim: int, start: int, end: int) -> Tensor:
+    return x.narrow(dim, start, end - start)  # (SliceBackward0, as aten::slice)
+
+
+def _pad_circular(input: Tensor, pad: tuple) -> Tensor:
+    """PyTorch's _pad_circular op for op: the input copied into the middle of a
+    new tensor, then each dim's wrapped ends copied from the other end (so the
+    graph is CopySlices of SliceBackward0s, as PyTorch's)."""
+    ndim = input.dim()
+    pairs = PAD._pairs(pad, ndim)
+    shape = list(input.shape)
+    for dim, lo, hi in pairs:
+        n = shape[dim]
+        if lo > n or hi > n:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        shape[dim] = n + lo + hi
+        if shape[dim] < 0:
+            raise RuntimeError(
+                "Negative padding value is resulting in an empty dimension"
+            )
+    out = input.new_empty(shape)
+    out_slice, in_slice = out, input
+    for dim, lo, hi in pairs:
+        out_slice = _slice(out_slice, dim, max(lo, 0), shape[dim] - max(hi, 0))
+        n = input.shape[dim]
+        in_slice = _slice(in_slice, dim, max(-lo, 0), n - max(-hi, 0))
+    out_slice.copy_(in_slice)
+    for dim, lo, hi in pairs:
+        if lo > 0:
+            end = shape[dim] - max(hi, 0)
+            _slice(out, dim, 0, lo).copy_(_slice(out, dim, end - lo, end))
+        if hi > 0:
+            start = max(lo, 0)
+            _slice(out, dim, shape[dim] - hi, shape[dim]).copy_(
+                _slice(out, dim, start, start + hi)
+            )
+    return out
 
 
 # --------------------------------------------------------------------- linear

@@ -159,3 +159,22 @@ class BCEWithLogitsLoss(_Loss):
             pos_weight=self.pos_weight,
             reduction=self.reduction,
         )
+
+
+class KLDivLoss(_Loss):
+    """Kullback-Leibler divergence of ``target`` from log-probabilities ``input``."""
+
+    def __init__(
+        self,
+        size_average: Any = None,
+        reduce: Any = None,
+        reduction: str = "mean",
+        log_target: bool = False,
+    ) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.kl_div(
+            input, target, reduction=self.reduction, log_target=self.log_target
+        )

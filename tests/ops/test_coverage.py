@@ -509,8 +509,54 @@ VIEWS_INPLACE: dict[str, Case] = {
     "AsStrided": grad_of(_written_view, S, S),
 }
 
+# ops/activation_more.py: lambd and thresholds below "nonzero"'s |x| >= 0.2
+ACTIVATION_MORE: dict[str, Case] = {
+    "Hardsigmoid": case(lambda T, a: F(T).hardsigmoid(a * 2), S),
+    "Hardswish": case(lambda T, a: F(T).hardswish(a * 2), S),
+    "HardswishBackward": grad_of(lambda T, a: F(T).hardswish(a * 2), S, S),
+    "Hardshrink": case(lambda T, a: F(T).hardshrink(a, 0.1), S, dom="nonzero"),
+    "HardshrinkBackward": grad_of(
+        lambda T, a: F(T).hardshrink(a, 0.1), S, S, "nonzero"
+    ),
+    "Softshrink": case(lambda T, a: F(T).softshrink(a, 0.1), S, dom="nonzero"),
+    "SoftshrinkBackward": grad_of(
+        lambda T, a: F(T).softshrink(a, 0.1), S, S, "nonzero"
+    ),
+    "Threshold": case(lambda T, a: F(T).threshold(a, 0.1, 3.0), S, dom="nonzero"),
+    "ThresholdResult": case(
+        lambda T, a: F(T).threshold(a * 1, 0.1, 3.0, True), S, dom="nonzero"
+    ),
+    "Glu": case(lambda T, a: F(T).glu(a, 0), (4, 3)),
+}
+
+
+def _pad(mode: str, pad: tuple) -> Expr:
+    return lambda T, a: F(T).pad(a, pad, mode=mode)
+
+
+P1, P2, P3 = (1, 2), (1, 0, 2, 1), (1, 1, 0, 1, 1, 0)
+PADDING: dict[str, Case] = {
+    "ConstantPadNd": case(lambda T, a: F(T).pad(a, (1, -1, 2, 0), value=0.5), S),
+    "ReflectionPad1d": case(_pad("reflect", P1), (2, 3)),
+    "ReflectionPad1dBackward": grad_of(_pad("reflect", P1), (2, 3), (2, 6)),
+    "ReflectionPad2d": case(_pad("reflect", P2), (2, 3, 3)),
+    "ReflectionPad2dBackward": grad_of(_pad("reflect", P2), (2, 3, 3), (2, 6, 4)),
+    "ReflectionPad3d": case(_pad("reflect", P3), (1, 2, 2, 2)),
+    "ReflectionPad3dBackward": grad_of(_pad("reflect", P3), (1, 2, 2, 2), (1, 3, 3, 4)),
+    "ReplicationPad1d": case(_pad("replicate", P1), (2, 3)),
+    "ReplicationPad1dBackward": grad_of(_pad("replicate", P1), (2, 3), (2, 6)),
+    "ReplicationPad2d": case(_pad("replicate", P2), (2, 3, 3)),
+    "ReplicationPad2dBackward": grad_of(_pad("replicate", P2), (2, 3, 3), (2, 6, 4)),
+    "ReplicationPad3d": case(_pad("replicate", P3), (1, 2, 2, 2)),
+    "ReplicationPad3dBackward": grad_of(
+        _pad("replicate", P3), (1, 2, 2, 2), (1, 3, 3, 4)
+    ),
+}
+
 FAMILIES: dict[str, dict[str, Case]] = {
     "activation": ACTIVATION,
+    "activation_more": ACTIVATION_MORE,
+    "padding": PADDING,
     "arithmetic": ARITHMETIC,
     "unary": UNARY,
     "binary": BINARY,
@@ -555,6 +601,9 @@ EXCLUDED: dict[str, str] = {
     "NotDifferentiable": "PyTorch's 'derivative for aten::X is not implemented' "
     "node (a // b): its backward raises by design; "
     "test_not_differentiable_node_like_pytorch compares it with PyTorch's",
+    "HardsigmoidBackward": "hardsigmoid's gradient, PyTorch's NotImplemented node: "
+    "its backward raises by design; tests/nn/test_functional_lessons.py compares "
+    "its name and refusal with PyTorch's",
     "_DelayedError": "once_differentiable's Error node: its backward raises by "
     "design; tests/differential/programs/scenario_custom_function_setup_context.py "
     "compares it (name, edges, the error) with PyTorch's",
