@@ -796,11 +796,21 @@ class BackwardStepper:
         stand = self._stand_ins
         if stand is None:
             return out
-        # in drawn ids; what builds up (grads, freed) only for the repeat shown
+        # in drawn ids; what builds up (grads, freed) only for the repeat shown;
+        # a module box names each of its leaves ("0.bias.grad = ...; ...")
+        grads: dict[str, str] = {}
+        for i, v in out["grads"].items():
+            if not stand.shown(i, frame):
+                continue
+            d = stand.to(i)
+            if d in stand.boxes:
+                line = f"{self._names.get(i, 'leaf')}.grad = {v}"
+                grads[d] = f"{grads[d]}; {line}" if d in grads else line
+            else:
+                grads[d] = v
         return {
             "edges": {stand.to(i): v for i, v in out["edges"].items()},
-            "grads": {stand.to(i): v for i, v in out["grads"].items()
-                      if stand.shown(i, frame)},
+            "grads": grads,
             "freed": [stand.to(i) for i in out["freed"] if stand.shown(i, frame)],
             "waiting": {stand.to(i): v for i, v in out["waiting"].items()},
             "queue": [[stand.to(i), *rest] for i, *rest in out["queue"]],

@@ -59,6 +59,9 @@ def test_a_graph_of_modules_too_big_for_the_screen_is_drawn_as_boxes(framework):
     running = [f.highlight()["running"][0] for f in frames]
     assert "module-2" in running and "module-0" in running
     assert [f.name for f in frames][:2] == ["NllLossBackward0", "LogSoftmaxBackward0"]
+    # the box's tag names each of its leaves' .grad (one value hid the other)
+    tag = s.overlay()["grads"]["module-2"]
+    assert "2.weight.grad = " in tag and "2.bias.grad = " in tag, tag
     # a click opens a box again, every node of it drawn
     s.expand("module-2")
     assert s.boxes()["module-2"]["open"] and "AddmmBackward0" in s.svg()

@@ -548,7 +548,11 @@ export function mount(model, root) {
     }
     for (const [id, text] of Object.entries(ov.grads || {})) {
       const b = nodeBox(id);
-      if (b) labels.push([b.x + b.width / 2, b.y + b.height - 3, `.grad = ${text}`, "mg-grad-tag"]);
+      if (!b) continue;
+      // a module box's tag names its leaves, under the box (inside, it hid
+      // the box's list of parameters)
+      if (boxMap()[id]) labels.push([b.x + b.width / 2, b.y + b.height + 11, text, "mg-grad-tag"]);
+      else labels.push([b.x + b.width / 2, b.y + b.height - 3, `.grad = ${text}`, "mg-grad-tag"]);
     }
     for (const id of ov.freed || []) {
       const b = nodeBox(id);
