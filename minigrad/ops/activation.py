@@ -596,7 +596,8 @@ class Silu(Op):
     def backward(ctx: Ctx, g: Grad) -> Any:
         (x,) = ctx.saved_tensors
         s = f.sigmoid(x)  # PyTorch's infinitely differentiable formula, op by op
-        return g * s * f.add_scalar(x * f.number_minus(1.0, s), 1.0)
+        rest = f.add_scalar(x * f.number_minus(1.0, s), 1.0)  # (C++: right first)
+        return g * s * rest
 
 
 class Mish(Op):
@@ -615,7 +616,8 @@ class Mish(Op):
         (x,) = ctx.saved_tensors
         s = f.sigmoid(x)
         t = f.tanh(f.log1p(f.exp(x)))  # softplus as PyTorch's formula spells it
-        return g * (t + x * s * f.number_minus(1, t * t))
+        one_minus = f.number_minus(1, t * t)  # (C++ computes the right operand first)
+        return g * (t + x * s * one_minus)
 
 
 # ---------------------------------------------------------------- logsigmoid
@@ -667,9 +669,9 @@ class LogSigmoidBackward(Op):
         need_g, need_x = ctx.needs_input_grad[:2]
         d_g = log_sigmoid_backward(gg, x, z) if need_g else None
         d_x = None
-        if need_x:
-            s = f.sigmoid(x)
-            d_x = gg * g * f.sub_scalar(s, 1) * s
+        if need_x:  # (gg * g first, as PyTorch's formula)
+            gg_g, s = gg * g, f.sigmoid(x)
+            d_x = gg_g * f.sub_scalar(s, 1) * s
         return d_g, d_x, None
 
 
@@ -813,5 +815,6 @@ class LogSoftmaxBackwardData(Op):
         # (not log_softmax_backward again: unlike softmax's, this Jacobian is
         # not symmetric)
         d_g = gg - f.sum_keepdim(gg * f.exp(y), ctx.axis) if need_g else None
-        d_y = -f.sum_keepdim(g, ctx.axis) * f.exp(y) * gg if need_y else None
+        e = f.exp(y) if need_y else None  # (C++: the right operand first)
+        d_y = -f.sum_keepdim(g, ctx.axis) * e * gg if need_y else None
         return d_g, d_y, None, None
