@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -207,6 +208,84 @@ def randperm(
     return finish_leaf(Tensor._make(data, False), requires_grad)
 
 
+# ---- arange and linspace with PyTorch's float rounding -------------------
+# A lesson's x = arange(-8.0, 8.0, 0.1) has a value near 0 whose sign decides
+# relu's gradient there, so the last bit matters: PyTorch's CPU kernels
+# (aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp) compute arange as
+# start + step * i in double, but in 32-byte vectors, each from its own first
+# value rounded to the dtype (then a serial tail, the length modulo two
+# vectors); linspace computes start + step * i (end - step * (steps - 1 - i)
+# from halfway on) in the dtype. Both contract to fused multiply-adds, rounded
+# once: emulated in a wider type (np.longdouble; where it is no wider than
+# double, the last bit can differ). Ranges of more than 32,768 values, which
+# PyTorch splits between threads, can differ at the split points.
+_RANGE_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_VECTOR_BYTES = 32
+
+
+def _two_sum(a: np.ndarray, b: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``a + b`` rounded, and its rounding error (exactly: a + b = s + e)."""
+    total = a + b
+    back = total - a
+    return total, (a - (total - back)) + (b - back)
+
+
+def _fused(a: Any, b: Any, c: Any, out: np.dtype) -> np.ndarray:
+    """``a * b + c`` rounded once to ``out`` (float32 or float64), as a fused
+    multiply-add does, from error-free sums and products in double."""
+    a, b = np.asarray(a, np.float64), np.float64(b)
+    if out == np.float32:  # the product of two floats is exact in double
+        total, error = _two_sum(a * b, np.float64(c))
+        # a double exactly between two floats goes the way the exact sum lies
+        total = np.where(
+            error != 0, np.nextafter(total, np.copysign(np.inf, error)), total
+        )
+        return total.astype(out)
+    product = a * b  # double: the product's error from Dekker's split
+    a_hi, a_lo = _split(a)
+    b_hi, b_lo = _split(b)
+    low = ((a_hi * b_hi - product) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+    total, error = _two_sum(product, np.float64(c))
+    rest, rest_error = _two_sum(error, low)  # a * b + c = total + rest + rest_error
+    out_, tie = _two_sum(total, rest)
+    # total + rest rounded at a tie between doubles: the tiny rest_error
+    # decides which way the exact value lies
+    toward = np.nextafter(out_, np.copysign(np.inf, tie))
+    halfway = (tie != 0) & (np.abs(toward - out_) == 2 * np.abs(tie))
+    same_way = np.sign(rest_error) == np.sign(tie)
+    return np.where(halfway & same_way, toward, out_)
+
+
+def _split(x: Any) -> tuple[Any, Any]:
+    """``x`` as two halves of 26 bits, whose products are exact (Veltkamp)."""
+    t = 134217729.0 * x  # 2**27 + 1
+    hi = t - (t - x)
+    return hi, x - hi
+
+
+def _arange_values(start: float, step: float, n: int, kind: np.dtype) -> np.ndarray:
+    i = np.arange(n, dtype=np.float64)
+    width = _VECTOR_BYTES // kind.itemsize
+    vectored = n - n % (2 * width)  # pairs of vectors; the rest one at a time
+    first = i[:vectored] - i[:vectored] % width  # each vector's first index
+    base = _fused(first, step, start, np.dtype(np.float64)).astype(kind)
+    head = _fused(i[:vectored] - first, step, base, np.dtype(np.float64))
+    tail = _fused(i[vectored:], step, start, np.dtype(np.float64))
+    return np.concatenate([head, tail]).astype(kind)
+
+
+def _linspace_values(
+    start: float, end: float, steps: int, kind: np.dtype
+) -> np.ndarray:
+    first, last = kind.type(start), kind.type(end)
+    step = (last - first) / kind.type(steps - 1)  # (in the dtype, as PyTorch)
+    i = np.arange(steps, dtype=np.float64)
+    half = steps // 2
+    low = _fused(i[:half], step, first, kind)
+    high = _fused(steps - 1 - i[half:], -step, last, kind)
+    return np.concatenate([low, high])
+
+
 def arange(
     start: Any,
     end: Any = None,
@@ -220,10 +299,16 @@ def arange(
         start, end = 0, start
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         is_float = any(isinstance(v, float) for v in (start, end, step))
         dtype = dt.default_float if is_float else dt.int64
-    data = np.arange(start, end, step, dtype=np.float64).astype(dtype.np)
+    if dtype.np in _RANGE_FLOATS:
+        n = max(0, math.ceil((float(end) - float(start)) / float(step)))
+        data = _arange_values(float(start), float(step), n, dtype.np)
+    else:
+        data = np.arange(start, end, step, dtype=np.float64).astype(dtype.np)
     return finish_leaf(Tensor._make(data, False), requires_grad)
 
 
@@ -236,7 +321,13 @@ def linspace(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    data = np.linspace(start, end, steps).astype((dtype or dt.default_float).np)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    kind = (dtype or dt.default_float).np
+    if kind in _RANGE_FLOATS and steps > 1:
+        data = _linspace_values(float(start), float(end), int(steps), kind)
+    else:
+        data = np.linspace(start, end, steps).astype(kind)
     return finish_leaf(Tensor._make(data, False), requires_grad)
 
 
