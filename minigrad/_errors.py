@@ -165,6 +165,8 @@ def obeys_layout_contract(g: np.ndarray, leaf: np.ndarray) -> bool:
     first ``.grad`` as it is? Yes when it has the leaf's strides on the dims
     longer than 1 (and no 0 stride on the others) for a dense leaf, when it is
     row-major for any other leaf."""
+    if g.flags.c_contiguous and leaf.flags.c_contiguous and 1 not in leaf.shape:
+        return bool(leaf.size)  # the common case: both row-major, same strides
     if not dense(leaf):
         return g.flags.c_contiguous  # (skipping size-1 dims, as is_contiguous)
     return all(
