@@ -603,6 +603,12 @@ TITLE_EM = 1.5  # a drawing's title (off slides), to its node names
 # second (1272x797 with each leaf beside its AccumulateGrad as well:
 # ``leaf_beside``).
 SPACING = {False: ("0.3", "0.35"), True: ("0.2", "0.2")}
+# A slide's rank gap when its edges' words need room (``roomy``): they are
+# xlabels there, placed after the nodes in the gap beside the edge, and at
+# 0.35 in the engine laid a lecture-size "variable" or "grad_fn" over the
+# boxes at both ends of a short edge (the slides of lessons 00, 04-09, 11).
+# 0.5 in leaves them room; `Drawing` asks for it only when they collide.
+SLIDE_RANKSEP = "0.5"
 
 
 def _new_digraph(
@@ -612,8 +618,11 @@ def _new_digraph(
     size: str | None,
     title: str | None = None,
     dense: bool = False,
+    roomy: bool = False,
 ):
     nodesep, ranksep = SPACING[dense]
+    if roomy:
+        ranksep = SLIDE_RANKSEP
     graph_attr = {
         "rankdir": rankdir,
         "bgcolor": theme.background,
@@ -885,6 +894,7 @@ def backward_dot(
     group: bool = False,
     dense: bool = False,
     leaf_beside: bool = False,
+    roomy: bool = False,
 ) -> graphviz.Digraph:
     """The backward graph: grad_fn nodes, AccumulateGrad, leaves, saved tensors.
 
@@ -901,10 +911,10 @@ def backward_dot(
     after it. ``dense``: the stepper screen's smaller gaps (`SPACING`);
     ``leaf_beside``: each leaf beside its AccumulateGrad rather than a rank
     below it (a rank less at the bottom of most graphs, a wider bottom rank;
-    not in a compact drawing).
+    not in a compact drawing). ``roomy``: ranks `SLIDE_RANKSEP` apart.
     """
     th = lecture(THEMES[theme]) if slide else THEMES[theme]
-    dot = _new_digraph("backward", th, rankdir, size, title, dense)
+    dot = _new_digraph("backward", th, rankdir, size, title, dense, roomy)
     p = prefix
     n_drawn = drawn_nodes(g, show_saved)
     if compact is None:
@@ -1418,6 +1428,7 @@ def forward_dot(
     split_shared: bool | None = None,
     clusters: dict[str, str] | None = None,
     dense: bool = False,
+    roomy: bool = False,
 ) -> graphviz.Digraph:
     """The forward graph: tensors and the ops between them (``slide``,
     ``title`` and ``split_shared`` as in `backward_dot`: a leaf read by
@@ -1425,7 +1436,7 @@ def forward_dot(
     module path (`graph.forward_clusters`), each module's ops and tensors
     in a box named after it."""
     th = lecture(THEMES[theme]) if slide else THEMES[theme]
-    dot = _new_digraph("forward", th, rankdir, size, title, dense)
+    dot = _new_digraph("forward", th, rankdir, size, title, dense, roomy)
     p = prefix
     n_drawn = forward_nodes(fv)
     if compact is None:

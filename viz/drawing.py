@@ -171,6 +171,7 @@ class Drawing:
         self.view = view
         self.options = options.check()
         self._svg: dict[Options, str] = {}
+        self._roomy: dict[Options, bool] = {}  # (`_digraph`: one layout each)
 
     # -- DOT -------------------------------------------------------------
 
@@ -186,6 +187,16 @@ class Drawing:
         return self._digraph(self._resolved(export=False))
 
     def _digraph(self, o: Options) -> graphviz.Digraph:
+        """The DOT of ``o``; a slide's ranks further apart when at the usual
+        gap an edge's words would lie over a node (`_labels_collide`)."""
+        dot = self._digraph_at(o, roomy=False)
+        if o.page is None or o.dense:
+            return dot
+        if o not in self._roomy:
+            self._roomy[o] = _labels_collide(render.svg(dot.source, o.engine))
+        return self._digraph_at(o, roomy=True) if self._roomy[o] else dot
+
+    def _digraph_at(self, o: Options, roomy: bool) -> graphviz.Digraph:
         common = dict(
             theme=o.theme,
             rankdir=o.rankdir,
@@ -198,6 +209,7 @@ class Drawing:
             compact=o.compact,
             detail=o.detail,
             dense=o.dense,
+            roomy=roomy,
         )
         graph = self._shown_graph(o)
         group = o.group or o.depth is not None
@@ -419,6 +431,24 @@ def fit_html(svg_text: str) -> str:
         f'<div class="mg-fit" title="click: full size / fit to the column" '
         f'tabindex="0" role="button" aria-label="drawing: toggle full size" '
         f'onclick="{toggle}" onkeydown="{keys}"><style>{FIT_CSS}</style>{body}</div>'
+    )
+
+
+def _labels_collide(svg: str) -> bool:
+    """Whether an edge's words lie over a node's box in an engine SVG."""
+    # (export reads SVG geometry for the frames' tags; it imports this module)
+    from .export import Obstacle, svg_geometry
+
+    _shift, geometry = svg_geometry(svg)
+    labels = [b for k, b in geometry.items() if ":label" in k]
+    nodes = [
+        b for k, b in geometry.items() if isinstance(b, Obstacle) and ":label" not in k
+    ]
+    # (a label's box is its line's, a bit taller than its ink: 2 pt of slack)
+    return any(
+        min(a[2], b[2]) - max(a[0], b[0]) > 2 and min(a[3], b[3]) - max(a[1], b[1]) > 2
+        for a in labels
+        for b in nodes
     )
 
 

@@ -205,3 +205,55 @@ def _shrunk(box: Box, by: float = 1.0) -> Box:
     """A word's box less a point each side (poppler's boxes include the
     line's leading, which touches the next line's)."""
     return (box[0] + by, box[1] + by, box[2] - by, box[3] - by)
+
+
+def lesson_00(torch: Any) -> tuple[Any, dict]:
+    a = torch.tensor(2.0, requires_grad=True)
+    b = torch.tensor(3.0, requires_grad=True)
+    c = a * b
+    return c, {"a": a, "b": b, "c": c}
+
+
+def words_over_nodes(svg: str) -> list[tuple[str, str]]:
+    """(edge label, node) pairs whose boxes share more than 2 pt each way."""
+    _shift, geometry = export.svg_geometry(svg)
+    labels = {k: b for k, b in geometry.items() if ":label" in k}
+    nodes = {
+        k: b
+        for k, b in geometry.items()
+        if isinstance(b, export.Obstacle) and ":label" not in k
+    }
+    return [
+        (k, n)
+        for k, a in labels.items()
+        for n, b in nodes.items()
+        if min(a[2], b[2]) - max(a[0], b[0]) > 2
+        and min(a[3], b[3]) - max(a[1], b[1]) > 2
+    ]
+
+
+@pytest.mark.parametrize("size", ["slide", "slide43", "half-slide"])
+def test_slide_edge_words_lie_over_no_node(minigrad: Any, size: str) -> None:
+    """On a slide the edges' words ("variable", "grad_fn") are xlabels the
+    engine places in the gap beside the edge; with ranks 0.35 in apart it
+    laid them over the boxes at both ends of short edges (lesson 00's slide:
+    all 3 of them, 39 over these graphs and sizes). A slide whose words would
+    collide is laid out with its ranks `SLIDE_RANKSEP` apart; one whose
+    words fit keeps the usual gap (the 2-layer MLP's slide keeps its size)."""
+    import viz
+    from viz import dot
+
+    graphs = {**GRAPHS, "lesson_00": lesson_00}
+    roomy = 0
+    for name, build in graphs.items():
+        for show_saved in (True, False):
+            loss, params = build(minigrad)
+            d = viz.backward_graph(loss, params=params, show_saved=show_saved)
+            opts = d._resolved(export=True, size=size)
+            svg = d._svg_for(opts)
+            assert not words_over_nodes(svg), (name, show_saved)
+            wide = f"ranksep={dot.SLIDE_RANKSEP}" in d._digraph(opts).source
+            roomy += wide
+            if not wide:  # (the usual gap, where its words fit)
+                assert "ranksep=0.35" in d._digraph(opts).source
+    assert 0 < roomy < 2 * len(graphs)
