@@ -10,6 +10,7 @@ from .activation import (
     Hardshrink,
     Hardsigmoid,
     Hardswish,
+    PReLU,
     Softmin,
     Softshrink,
     Softsign,
@@ -75,6 +76,7 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
+from .normalization import GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .padding import (
     CircularPad1d,
     CircularPad2d,
@@ -97,6 +99,11 @@ from .parameter import Parameter
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = [
+    "PReLU",
+    "GroupNorm",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
     "CosineSimilarity",
     "GLU",
     "Hardshrink",

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import creation
 from .._tensor import Tensor
 from . import functional as F
 from .module import Module
+from .parameter import Parameter
 
 
 class _Inplace(Module):
@@ -114,9 +116,32 @@ __all__ = [
     "Hardshrink",
     "Hardsigmoid",
     "Hardswish",
+    "PReLU",
     "Softmin",
     "Softshrink",
     "Softsign",
     "Tanhshrink",
     "Threshold",
 ]
+
+
+class PReLU(Module):
+    """``x`` where positive, else ``a * x``, with the slope ``a`` learned (one
+    for all channels, or ``num_parameters`` of them)."""
+
+    def __init__(
+        self,
+        num_parameters: int = 1,
+        init: float = 0.25,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        self.num_parameters, self.init = num_parameters, init
+        self.weight = Parameter(creation.full((num_parameters,), init, dtype=dtype))
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"

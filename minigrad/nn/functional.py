@@ -229,6 +229,105 @@ def kl_div(
     return total
 
 
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """``x`` where positive, else ``weight * x`` with one weight per channel
+    (dim 1), or one for all: the weight viewed to broadcast (ViewBackward0),
+    then one node, PreluKernelBackward0."""
+    n, ndim = weight.numel(), input.dim()
+    if weight.dim() > 1:
+        raise RuntimeError(
+            f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+            f"ndim = {weight.dim()}"
+        )
+    if n != 1:
+        if ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if ndim >= 2 else 1
+        if n != channels:
+            raise RuntimeError(
+                "Mismatch of parameter numbers and input channel size. Found "
+                f"parameter numbers = {n} and channel size = {channels}."
+            )
+    if ndim >= 2:
+        shape = [1] * ndim
+        shape[1] = n
+        weight = weight.view(shape)
+    elif weight.dim() != ndim or ndim == 0:
+        weight = weight.view([1] * ndim)
+    return AM.PreluKernel.apply(input, weight)
+
+
+def group_norm(
+    input: Tensor,
+    num_groups: int,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Normalize each group of ``C / num_groups`` channels (with the spatial
+    dims) of each sample, then scale and shift per channel: one node,
+    NativeGroupNormBackward0."""
+    if input.dim() < 2:
+        raise RuntimeError(
+            "Expected at least 2 dimensions for input tensor but received "
+            f"{input.dim()}"
+        )
+    c = input.shape[1]
+    if c % num_groups:
+        raise RuntimeError(
+            "Expected number of channels in input to be divisible by num_groups, "
+            f"but got input of shape {list(input.shape)} and num_groups="
+            f"{num_groups}"
+        )
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != c):
+            raise RuntimeError(
+                f"Expected {name} to be a vector of size equal to the number of "
+                f"channels in input, but got {name} of shape {list(t.shape)} and "
+                f"input of shape {list(input.shape)}"
+            )
+    return NORM.NativeGroupNorm.apply(input, weight, bias, num_groups, eps)
+
+
+def instance_norm(
+    input: Tensor,
+    running_mean: Tensor | None = None,
+    running_var: Tensor | None = None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    use_input_stats: bool = True,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Batch norm of each sample's channels on their own, as PyTorch's
+    at::instance_norm: the input viewed as (1, N*C, ...), weight, bias and the
+    running statistics repeated N times, and the statistics averaged back."""
+    size = tuple(input.shape)
+    b, c = size[0], size[1]
+    if use_input_stats and math.prod(size[2:]) == 1:
+        raise ValueError(
+            f"Expected more than 1 spatial element when training, got input size "
+            f"{input.shape}"
+        )
+
+    def repeat(t: Tensor | None) -> Tensor | None:
+        return None if t is None else t.repeat(b)
+
+    mean_, var_ = repeat(running_mean), repeat(running_var)
+    x = input.contiguous().view(1, b * c, *size[2:])
+    if mean_ is None or var_ is None:
+        mean_ = var_ = None
+    out = batch_norm(
+        x, mean_, var_, repeat(weight), repeat(bias), use_input_stats, momentum, eps
+    )
+    with grad_mode.no_grad():
+        if running_mean is not None and mean_ is not None:
+            running_mean.copy_(mean_.view(b, c).mean(0))
+        if running_var is not None and var_ is not None:
+            running_var.copy_(var_.view(b, c).mean(0))
+    return out.view(size)
+
+
 def embedding(
     input: Tensor,
     weight: Tensor,

@@ -17,6 +17,7 @@ Classes (and the node each records):
     Threshold            ThresholdBackward0
     ThresholdResult      ThresholdBackward1
     Glu                  GluBackward0
+    PreluKernel          PreluKernelBackward0
 """
 
 from __future__ import annotations
@@ -272,3 +273,28 @@ class Glu(Op):
         s = f.sigmoid(b)
         ga = g * s
         return f.cat([ga, ga * a * f.number_minus(1.0, s)], axis), None
+
+
+# --------------------------------------------------------------------- prelu
+class PreluKernel(Op):
+    """d prelu(x, w) = (g where x > 0 else g w,  Σ g x where x <= 0)   (w broadcast
+    over x; its gradient summed back to w's shape)"""
+
+    node_name, saved = "PreluKernelBackward0", ("self", "weight")
+
+    @staticmethod
+    def forward(ctx: Ctx, x: Any, w: Any) -> Any:
+        ctx.save_for_backward(x, w)
+        a, b = x._data, w._data
+        return np.where(a > 0, a, a * b).astype(np.result_type(a, b), copy=False)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        # (under create_graph this records ordinary ops; PyTorch's is one
+        # PreluKernelBackwardBackward0 node, with the same values)
+        x, w = ctx.saved_tensors
+        need_x, need_w = ctx.needs_input_grad[:2]
+        positive = f.data(x) > 0
+        d_x = f.where(positive, g, g * w) if need_x else None
+        d_w = f.where(positive, 0.0, g * x) if need_w else None
+        return d_x, d_w

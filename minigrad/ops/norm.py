@@ -1,4 +1,4 @@
-"""Layer and batch normalization: x̂ = (x - mean) · r (r = 1/√(var + eps)) over
+"""Layer, batch and group normalization: x̂ = (x - mean) · r (r = 1/√(var + eps)) over
 some axes, then y = x̂ · w + b. Both share one gradient formula and one
 closed-form double backward; they differ in the axes (layer norm: the last
 dims; batch norm: all but the channels) and in where w lives.
@@ -14,6 +14,7 @@ Classes (and the node each records):
     NativeLayerNormBackward  NativeLayerNormBackwardBackward0
     NativeBatchNorm          NativeBatchNormBackward0
     NativeBatchNormBackward  NativeBatchNormBackwardBackward0
+    NativeGroupNorm          NativeGroupNormBackward0
 """
 
 from __future__ import annotations
@@ -410,3 +411,65 @@ def _eval_double(
     if need_w and gg_x is not None and w is not None:
         d_w = f.sum_dims(g * gg_x * r, where.w_axes)
     return d_g, d_x, d_w
+
+
+# ---------------------------------------------------------------- group norm
+class NativeGroupNorm(Op):
+    """d group_norm(x, w, b) = (J(g w), Σ g x̂, Σ g), normalized over each group
+    of channels (and the spatial dims): layer norm's formula on x viewed as
+    (N, group, C/group, HxW)"""
+
+    node_name = "NativeGroupNormBackward0"
+    saved = ("input", "result1", "result2", "weight")
+    saved_attrs = ("C", "HxW", "N", "eps", "group")
+    optional_tensors = (1, 2)
+
+    @staticmethod
+    def forward(ctx: Ctx, x: Any, w: Any, b: Any, group: int, eps: float) -> Any:
+        data = x._data
+        _same_dtype(data, w, b)
+        n, c = data.shape[0], data.shape[1]
+        hxw = math.prod(data.shape[2:])
+        ctx.N, ctx.C, ctx.HxW, ctx.group, ctx.eps = n, c, hxw, group, eps
+        ctx.where = _group_axes(group, c // group, hxw)
+        grouped = data.reshape(n, group, c // group, hxw)
+        mean = grouped.mean(axis=(2, 3), keepdims=True)
+        rstd = 1 / np.sqrt(
+            ((grouped - mean) ** 2).mean(axis=(2, 3), keepdims=True) + eps
+        )
+        ctx.save_for_backward(x, mean.reshape(n, group), rstd.reshape(n, group), w)
+        view = (1, group, c // group, 1)
+        out = _affine((grouped - mean) * rstd, w, b, view)
+        return row_major(np.asarray(out, data.dtype).reshape(data.shape))
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        x, mean, rstd, w = ctx.saved_tensors
+        shape = (ctx.N, ctx.group, ctx.C // ctx.group, ctx.HxW)
+        x4 = f.reshape(x, shape)
+        if isinstance(g, f.ndarray):
+            stat = (ctx.N, ctx.group, 1, 1)
+            mean, rstd = f.reshape(mean, stat), f.reshape(rstd, stat)
+        else:  # under create_graph the statistics are recomputed from x, so the
+            # gradient's own gradient flows through them too: ordinary ops, as
+            # PyTorch's infinitely differentiable group norm backward records
+            mean = f.mean_dims(x4, (2, 3), True)
+            centred = x4 - mean
+            rstd = f.rsqrt(
+                f.add_scalar(f.mean_dims(centred * centred, (2, 3), True), ctx.eps)
+            )
+        gx, gw, gb = norm_grads(
+            f.reshape(g, shape), x4, mean, rstd, w, ctx.where, ctx.needs_input_grad[:3]
+        )
+        c = (ctx.C,)
+        return (
+            None if gx is None else f.reshape(gx, tuple(x.shape)),
+            None if gw is None else f.reshape(gw, c),
+            None if gb is None else f.reshape(gb, c),
+            None,
+            None,
+        )
+
+
+def _group_axes(group: int, per_group: int, hxw: int) -> Axes:
+    return Axes((2, 3), (0, 3), (1, group, per_group, 1), per_group * hxw)

@@ -376,3 +376,106 @@ def test_modules_match_pytorch(name: str, args: tuple) -> None:
             arrs,
             [True] * len(arrs),
         )
+
+
+# ------------------------------------------- prelu, group_norm, instance_norm
+G4 = randn(2, 4, 3, 2)
+NORM_CASES: dict[str, tuple[Any, list]] = {
+    "prelu": (lambda lib, a, w: F(lib).prelu(a, w), [randn(2, 3, 4), probs(3)]),
+    "prelu_one": (lambda lib, a, w: F(lib).prelu(a, w), [randn(2, 3, 4), probs(1)]),
+    "prelu_1d": (lambda lib, a, w: F(lib).prelu(a, w), [randn(4), probs(1)]),
+    "prelu_0d": (lambda lib, a, w: F(lib).prelu(a, w), [randn(1)[0], probs(1)]),
+    "group_norm": (
+        lambda lib, a, w, b: F(lib).group_norm(a, 2, w, b),
+        [G4, randn(4), randn(4)],
+    ),
+    "group_norm_plain": (lambda lib, a: F(lib).group_norm(a, 4), [G4]),
+    "group_norm_3d": (
+        lambda lib, a, w: F(lib).group_norm(a, 1, w, eps=1e-3),
+        [G4[..., 0], randn(4)],
+    ),
+    "instance_norm": (lambda lib, a: F(lib).instance_norm(a), [G4]),
+    "instance_norm_affine": (
+        lambda lib, a, w, b: F(lib).instance_norm(a, weight=w, bias=b),
+        [G4, randn(4), randn(4)],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NORM_CASES))
+def test_norms_and_prelu_against_pytorch(name: str) -> None:
+    fn, arrs = NORM_CASES[name]
+    compare(fn, arrs, [True] * len(arrs))
+    second_order(fn, arrs, [True] * len(arrs))
+
+
+@FAST
+@given(data=st.data())
+def test_gradcheck_prelu_group_norm_instance_norm(data: Any) -> None:
+    n, groups = data.draw(st.integers(1, 2)), data.draw(st.sampled_from([1, 2]))
+    spatial = data.draw(hnp.array_shapes(min_dims=1, max_dims=2, max_side=3))
+    shape = (n, 2 * groups, *spatial)
+    x = data.draw(hnp.arrays(np.float64, shape, elements=away_from((0.0,), -2, 2)))
+    w, b = randn(shape[1]), randn(shape[1])
+    both_checks(lambda t, s: F(minigrad).prelu(t, s), x, probs(shape[1]))
+    if np.prod(spatial) * 2 > 2:  # (a group of one element has no variance)
+        both_checks(lambda t, s, c: F(minigrad).group_norm(t, groups, s, c), x, w, b)
+    if np.prod(spatial) > 1:
+        both_checks(lambda t: F(minigrad).instance_norm(t), x)
+
+
+def test_instance_norm_running_stats_as_pytorch() -> None:
+    outs = []
+    for lib in (minigrad, torch):
+        m = lib.nn.InstanceNorm2d(4, track_running_stats=True)
+        x = lib.tensor(G4)
+        m(x)
+        m.eval()
+        y = m(x * 2)
+        outs.append([m.running_mean.numpy(), m.running_var.numpy(), y.numpy()])
+    for mine, theirs in zip(*outs):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize(
+    "fn,arrs",
+    [
+        (lambda lib, a, w: F(lib).prelu(a, w), [randn(2, 3, 4), probs(2)]),
+        (lambda lib, a, w: F(lib).prelu(a, w), [randn(2, 3), probs(3, 1)]),
+        (lambda lib, a: F(lib).group_norm(a, 3), [G4]),
+        (lambda lib, a, w: F(lib).group_norm(a, 2, w), [G4, randn(3)]),
+        (lambda lib, a: F(lib).group_norm(a, 1), [randn(4)]),
+        (lambda lib, a: F(lib).instance_norm(a), [randn(2, 3, 1)]),
+        (lambda lib, a: lib.nn.InstanceNorm1d(3)(a), [randn(2, 3, 4, 5)]),
+        (lambda lib, a: lib.nn.InstanceNorm1d(4, affine=True)(a), [randn(2, 3, 4)]),
+        (lambda lib, a: lib.nn.GroupNorm(3, 4)(a), [G4]),
+    ],
+)
+def test_norm_errors_match_pytorch(fn: Any, arrs: list) -> None:
+    same_error(fn, *arrs)
+
+
+NORM_MODULES = [
+    ("PReLU", (), (2, 3, 4)),
+    ("PReLU", (3, 0.1), (2, 3, 4)),
+    ("GroupNorm", (2, 4), (2, 4, 3)),
+    ("GroupNorm", (2, 4, 1e-3, False), (2, 4, 3)),
+    ("InstanceNorm1d", (3,), (2, 3, 4)),
+    ("InstanceNorm1d", (3,), (3, 4)),
+    ("InstanceNorm2d", (3, 1e-5, 0.1, True, True), (2, 3, 4, 2)),
+    ("InstanceNorm3d", (2,), (1, 2, 2, 3, 2)),
+]
+
+
+@pytest.mark.parametrize("name,args,shape", NORM_MODULES)
+def test_norm_modules_match_pytorch(name: str, args: tuple, shape: tuple) -> None:
+    mine, theirs = getattr(minigrad.nn, name)(*args), getattr(torch.nn, name)(*args)
+    assert repr(mine) == repr(theirs)
+    assert [n for n, _ in mine.named_parameters()] == [
+        n for n, _ in theirs.named_parameters()
+    ]
+    assert [n for n, _ in mine.named_buffers()] == [
+        n for n, _ in theirs.named_buffers()
+    ]
+    arr = randn(*shape)
+    compare(lambda lib, a: getattr(lib.nn, name)(*args).double()(a), [arr], [True])

@@ -323,6 +323,9 @@ LOSS: dict[str, Case] = {
 }
 
 NORM: dict[str, Case] = {
+    "NativeGroupNorm": case(
+        lambda T, a, w, b: F(T).group_norm(a, 2, w, b), (2, 4, 3), (4,), (4,)
+    ),
     "NativeLayerNorm": case(
         lambda T, a, w, b: F(T).layer_norm(a, (3,), w, b), S, (3,), (3,)
     ),
@@ -527,6 +530,9 @@ ACTIVATION_MORE: dict[str, Case] = {
         lambda T, a: F(T).threshold(a * 1, 0.1, 3.0, True), S, dom="nonzero"
     ),
     "Glu": case(lambda T, a: F(T).glu(a, 0), (4, 3)),
+    "PreluKernel": case(
+        lambda T, a, w: F(T).prelu(a, w), (2, 3), (3,), dom=("nonzero", "pos")
+    ),
 }
 
 
