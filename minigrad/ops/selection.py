@@ -170,6 +170,9 @@ def _choice_grads(ctx: Ctx, g: Any, a_loses: Any, b_loses: Any) -> tuple:
         gb = f.masked_fill(f.where(x == y, f.div_scalar(g, 2), g), b_loses(x, y), 0)
     if need_a:
         ga = f.masked_fill(f.where(x == y, f.div_scalar(g, 2), g), a_loses(x, y), 0)
+    if isinstance(g, f.ndarray):  # (PyTorch fills where's result in place: its
+        # layout is the mask's, TensorIterator's of self and other)
+        ga, gb = (None if t is None else of(np.asarray(t), x, y, g) for t in (ga, gb))
     return ga, gb
 
 

@@ -10,7 +10,7 @@ row-major one, either way round, and with one of the same layout.
 
 What still differs is listed in ``KNOWN`` (op -> the checks that differ), so
 the list can only shrink: the gradients' layouts of composite backward
-formulas (pow's, atan2's, maximum's, the losses'), computed on numpy arrays
+formulas (pow's, atan2's, fmax's, the losses'), computed on numpy arrays
 whose intermediate results numpy lays out its own way; and a size-1 dim's
 stride in a gradient through a view, which numpy picks (PyTorch's follows the
 operands).
@@ -279,26 +279,6 @@ KNOWN: dict[str, dict[str, set]] = {  # op -> check -> cases (see the docstring)
             "channels_last/row_major",
             "permuted/row_major",
             "transposed/row_major",
-        }
-    },
-    "maximum": {
-        "grad": {
-            "channels_last/channels_last",
-            "channels_last/row_major",
-            "permuted/permuted",
-            "permuted/row_major",
-            "transposed/row_major",
-            "transposed/transposed",
-        }
-    },
-    "minimum": {
-        "grad": {
-            "channels_last/channels_last",
-            "channels_last/row_major",
-            "permuted/permuted",
-            "permuted/row_major",
-            "transposed/row_major",
-            "transposed/transposed",
         }
     },
     "lerp_tensor_weight": {"grad": {"row_major/channels_last", "row_major/transposed"}},
