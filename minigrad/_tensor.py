@@ -125,7 +125,11 @@ class Tensor(TensorBase):
     # ------------------------------------------------------------ autograd state
     @property
     def requires_grad(self) -> bool:
-        return self._requires_grad or self.grad_fn is not None
+        if self._requires_grad or self._grad_fn is not None:
+            return True
+        # a view requires grad when its base does, read without regenerating
+        # its grad_fn (PyTorch's DifferentiableViewMeta::requires_grad)
+        return self._base is not None and self._base.requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:

@@ -193,7 +193,7 @@ class TensorBase(ViewsAndInplace):
         return tensor_repr(
             self._data,
             self.dtype.name,
-            requires_grad=self._requires_grad and name is None,
+            requires_grad=name is None and self.requires_grad,
             grad_fn_name=name,
             prefix="tensor",
             tangent=None if tangent is None else repr(tangent),

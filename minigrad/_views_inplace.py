@@ -185,17 +185,19 @@ class ViewsAndInplace:
         gradient out of the base's new history (PyTorch: AsStridedBackward0);
         an output of split/unbind or a view made under no_grad cannot get one."""
         base = self._base
-        # A view that had history always gets the new one (also when asked from
-        # inside backward); one made without history only in grad mode.
-        had_history = self._grad_fn is not None
-        if (had_history or grad_mode.state.enabled) and base.requires_grad:
-            if self._multi_view or self._no_grad_view or self._of_no_grad_view:
-                raise RuntimeError(_stale_view_message(self))
+        # PyTorch's VariableHooks::grad_fn, in any grad mode: a view without
+        # history of a base that does not require grad is left as it is (its
+        # version unrecorded, so a later requires_grad_() still regenerates)
+        if not base.requires_grad:
+            if self._grad_fn is not None:
+                self._view_version = self._vc.value
+            return
+        if self._multi_view or self._no_grad_view or self._of_no_grad_view:
+            raise RuntimeError(_stale_view_message(self))
         self._view_version = self._vc.value
-        if (had_history or grad_mode.state.enabled) and base.requires_grad:
-            requires_grad = self._requires_grad  # (kept: a no_grad view's flag)
-            self._set_history(AsStridedBackward0(base, self._view_fn))
-            self._requires_grad = requires_grad
+        requires_grad = self._requires_grad  # (kept: a no_grad view's flag)
+        self._set_history(AsStridedBackward0(base, self._view_fn))
+        self._requires_grad = requires_grad
 
 
 def _apply_inplace(cls: type, t: Tensor, args: tuple) -> Tensor:
