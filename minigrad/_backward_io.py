@@ -8,13 +8,72 @@ PyTorch's words, in PyTorch's order of checks.
 
 from __future__ import annotations
 
+import sys
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from . import node
+from ._errors import dense
 from ._warn import warn_once
+
+# The _version a gradient array would have in PyTorch, for the arrays whose
+# version is not 0 (by id, with a weak reference telling a reused id apart).
+_versions: dict[int, tuple[Any, int]] = {}
+
+
+def grad_version(a: Any) -> int:
+    """How often PyTorch would have written gradient ``a`` in place."""
+    entry = _versions.get(id(a))
+    return entry[1] if entry is not None and entry[0]() is a else 0
+
+
+def bump_grad_version(a: Any) -> Any:
+    """Count one in-place write into gradient ``a`` (a Tensor's own counter);
+    returns ``a``."""
+    if isinstance(a, node.Tensor):
+        a._vc.value += 1
+        return a
+    key, count = id(a), grad_version(a) + 1
+    forget = lambda _, key=key: _versions.pop(key, None)  # noqa: E731
+    _versions[key] = (weakref.ref(a, forget), count)
+    return a
+
+
+def _released(old: Any, held: tuple, sent: int) -> int:
+    if not held:
+        return 0
+    grads, outs, *traced = held
+    n = sum(x is old for x in grads) + sum(outs[k] is old for k in range(sent))
+    return n + sum(x is old for t in traced for x in t)
+
+
+def add_into_buffer(buf: list, nr: int, g: Any, held: tuple = (), sent: int = 0) -> Any:
+    """``buf[nr] + g`` as PyTorch's InputBuffer adds two gradients meeting at
+    one input: without create_graph, into the first one in place when it is
+    dense, no view and held by the buffer alone (can_accumulate_inplace: its
+    _version moves), else out of place. ``held``: lists holding references
+    that PyTorch has already released: the running node's incoming gradients,
+    its outputs (the first ``sent`` of them moved into buffers already) and
+    what a traced pass keeps of them."""
+    old = buf[nr]
+    if (
+        type(old) is np.ndarray
+        and type(g) is np.ndarray
+        and old is not g
+        and old.base is None
+        and old.flags.writeable
+        and old.shape == g.shape
+        and old.dtype == g.dtype
+        and dense(old)
+        # the references: buf, old and getrefcount's argument
+        and sys.getrefcount(old) - _released(old, held, sent) == 3
+    ):
+        np.add(old, g, out=old)
+        return bump_grad_version(old)
+    return old + g
 
 
 def roots(outputs: list, grads: list, graph: bool) -> tuple[list, list]:
@@ -136,6 +195,7 @@ def grad_results(
             if id(g) not in made:
                 data = np.asarray(g, dtype=t._data.dtype)
                 made[id(g)] = out = node.Tensor._make(data, False)
+                out._vc.value = grad_version(g)
                 # an expanded gradient is, in PyTorch, a view made in no_grad
                 # mode: an in-place change that needs grad is refused as such
                 out._no_grad_view = 0 in data.strides
@@ -153,3 +213,6 @@ def warn_create_graph() -> None:
         "of your parameters to None after use to break the cycle and avoid the "
         "leak.",
     )
+
+
+node.register(grad_version=grad_version)  # for AccumulateGrad's stolen gradient

@@ -225,6 +225,25 @@ class _FastApply(staticmethod):
     """The staticmethod that holds a fast ``apply`` (so ``install`` knows it)."""
 
 
+def stealable(grads: list, graph: bool) -> bool:
+    """May a leaf take its first gradient ``grads[0]`` without a copy? When
+    nothing but ``grads`` refers to the array or its memory (run_all's check,
+    for run_next)."""
+    g = grads[0]
+    if graph or type(g) is not ndarray:
+        return False
+    base = g.base
+    return getrefcount(g) == 3 and (
+        base is None
+        or (
+            type(base) is ndarray
+            and base.base is None
+            and getrefcount(base) == 3
+            and base.nbytes == g.nbytes
+        )
+    )
+
+
 def run_all(task: Any, add_to_buffer: Callable[..., None]) -> Any:
     """Run a whole untraced pass. A node without hooks runs here: it skips the
     step recorder (nothing is traced) and the three hook steps (there are
@@ -327,7 +346,7 @@ def run_all(task: Any, add_to_buffer: Callable[..., None]) -> Any:
                 if nr == 0 and nxt._num_outputs == 1 and nxt not in buffers:
                     buffers[nxt] = [g]
                 else:
-                    add_to_buffer(buffers, nxt, nr, g)
+                    add_to_buffer(buffers, nxt, nr, g, (grads, outs), i)
             left = deps[nxt] - 1
             deps[nxt] = left
             if left == 0:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ._backward_io import bump_grad_version
 from .node import registered, sum_to
 from .ops import _common, _layout
 
@@ -233,13 +234,14 @@ def zeros(shape: tuple, like: Any) -> Any:
 
 
 def index_add(g: Any, shape: tuple, key: Any) -> Any:
-    """Scatter ``g`` into zeros of ``shape`` at ``key`` (indexing's backward)."""
+    """Scatter ``g`` into zeros of ``shape`` at ``key`` (indexing's backward).
+    PyTorch's index_put_ into the zeros leaves the result at version 1."""
     if isinstance(g, ndarray):
         out = np.zeros(shape, g.dtype)
         np.add.at(out, key, g)
-        return out
+        return bump_grad_version(out)
     z = zeros(shape, g)
-    return registered["IndexPutImpl"](z, g, key, True)
+    return bump_grad_version(registered["IndexPutImpl"](z, g, key, True))
 
 
 def _flat(x: np.ndarray) -> np.ndarray:
@@ -288,14 +290,15 @@ def index_select(g: Any, dim: int, d: int, index: Any) -> Any:
 
 
 def index_add_zeros(g: Any, shape: tuple, dim: int, d: int, index: Any) -> Any:
-    """``zeros(shape).index_add_(dim, index, g)`` (index_select's backward)."""
+    """``zeros(shape).index_add_(dim, index, g)`` (index_select's backward; at
+    version 1, written in place)."""
     if isinstance(g, ndarray):
         out = np.zeros(shape, g.dtype)
         flat = out.reshape(shape or (1,))  # a view: 0-d as 1-d
         key = (slice(None),) * d + (data(index).reshape(-1),)
         np.add.at(flat, key, g.reshape(flat[key].shape))
-        return out
-    return zeros(shape, g).index_add(dim, index, g)
+        return bump_grad_version(out)
+    return bump_grad_version(zeros(shape, g).index_add(dim, index, g))
 
 
 def triangle(g: Any, np_fn: Any, diagonal: int) -> Any:

@@ -25,6 +25,7 @@ from . import _dtype as dt
 from . import _formula as f
 from . import _profiling, engine, function, grad_mode
 from . import node as core
+from ._backward_io import bump_grad_version
 from ._errors import (
     ERR_BACKWARD_TWICE,
     check_inplace,
@@ -502,7 +503,9 @@ def as_strided_backward(g: Grad, shape: tuple, pick: Callable) -> Any:
             np.add.at(view, (), g)  # unbuffered: a repeated element sums
         else:
             view[...] = g
-        return zeros
+        # PyTorch's result is a strided view of the zeros it wrote into (so
+        # at version 1, and never added into in place by the engine)
+        return bump_grad_version(_whole(zeros))
     make = type(g)._make
     if _may_overlap(view):
         flat = _view_positions(pick, shape).reshape(-1)

@@ -219,10 +219,10 @@ class GraphTask:
         if hooked and node._pre_hooks:  # node pre-hooks
             grads = self._pre_hooks(node, grads, record)
         outs: Sequence = ()  # call: AccumulateGrad, or the node's formula
-        if is_acc:
-            if grads[0] is not None:
-                if accumulate_into(node.variable, grads[0], self.graph):
-                    record.accumulated(node.variable)
+        if is_acc and grads[0] is not None:
+            sole = _fastpath.stealable(grads, self.graph)
+            if accumulate_into(node.variable, grads[0], self.graph, sole):
+                record.accumulated(node.variable)
         elif grads[0] is not None or any(g is not None for g in grads):
             call = call_in_anomaly_mode if grad_mode.state.anomaly else _call
             if _profiling.recorder is not None:  # a profiler times the formula
@@ -234,7 +234,7 @@ class GraphTask:
             outs = self._post_hooks(node, grads, outs, record)
         if not self.keep_graph:  # release the saved tensors
             record.release(node)
-        sent = self._send(node, outs, record) if outs else []  # send
+        sent = self._send(node, outs, record, grads) if outs else []  # send
         self.running = None
         return record.finish(node, grads, sent, self.ready)
 
@@ -279,7 +279,7 @@ class GraphTask:
                 outs = [g if self.graph else _unwrap(g) for g in res]
         return outs
 
-    def _send(self, node: Node, outs: Sequence, record: Silent) -> list | None:
+    def _send(self, node: Node, outs: Sequence, record: Any, ins: list) -> list | None:
         """4. Check each gradient against its input (as ``_validate``) and add it
         into the buffer at the other end of its edge; a node whose last edge has
         delivered becomes ready. Returns what was sent when recording."""
@@ -304,7 +304,7 @@ class GraphTask:
                 if buf is None and nr == 0 and nxt._num_outputs == 1:
                     buffers[nxt] = [g]
                 else:
-                    _add_to_buffer(buffers, nxt, nr, g)
+                    _add_to_buffer(buffers, nxt, nr, g, (ins, outs, sent or ()), i)
             if sent is not None:
                 sent.append(g)
             left = deps[nxt] - 1
@@ -315,11 +315,11 @@ class GraphTask:
         return sent
 
 
-def _add_to_buffer(buffers: dict, fn: Node, nr: int, g: Any) -> None:
+def _add_to_buffer(buffers: dict, fn: Node, nr: int, g: Any, *held: Any) -> None:
     buf = buffers.get(fn)
     if buf is None:
         buf = buffers[fn] = [None] * max(getattr(fn, "_num_outputs", 1), nr + 1)
-    buf[nr] = g if buf[nr] is None else buf[nr] + g
+    buf[nr] = g if buf[nr] is None else _backward_io.add_into_buffer(buf, nr, g, *held)
 
 
 def _retain(t: Any, g: Any, graph: bool) -> None:

@@ -390,10 +390,12 @@ def accumulate_into(var: Any, g: Any, create_graph: bool, sole: bool = False) ->
             and _errors.obeys_layout_contract(g, var._data)
         ):
             var._grad = Tensor._make(g, False)
+            var._grad._vc.value = registered["grad_version"](g)  # buffer adds
         else:
             grad = _errors.grad_buffer(var._data)
             grad[...] = g
             var._grad = Tensor._make(grad, False)
+            var._grad._vc.value = int(_errors.dense(var._data))  # (its copy_)
     elif create_graph:
         var._grad = old + g
     else:
