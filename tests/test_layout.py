@@ -71,6 +71,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "minigrad",
             "minigrad.autograd",
             "minigrad.gradcheck",
+            "minigrad.testing",
             "minigrad.func",
             "minigrad.nn",
             "minigrad.optim",
