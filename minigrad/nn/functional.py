@@ -328,6 +328,47 @@ def instance_norm(
     return out.view(size)
 
 
+def scaled_dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Tensor | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: float | None = None,
+    enable_gqa: bool = False,
+) -> Tensor:
+    """``softmax(q kᵀ · scale + mask) v``, as PyTorch's math path records it: q
+    and kᵀ each scaled by √scale, the mask added in place (a boolean mask as
+    -inf where False), a safe softmax (a fully masked row gives 0s)."""
+    if is_causal and attn_mask is not None:
+        raise RuntimeError(
+            "_scaled_dot_product_attention: Explicit attn_mask should not be set "
+            "when is_causal=True"
+        )
+    if enable_gqa:
+        raise NotImplementedError("minigrad's scaled_dot_product_attention has no GQA")
+    dtype = query._data.dtype
+    e = query.shape[-1]
+    factor = abs(scale) if scale is not None else 1.0 / math.sqrt(e)
+    root = math.sqrt(factor)
+    # (C++ multiplies by a number: MulBackward1, not a wrapped tensor's 0)
+    q = A.MulScalar.apply(query, -root if scale is not None and scale < 0 else root)
+    if is_causal:
+        size = (query.shape[-2], key.shape[-2])
+        attn_mask = Tensor._make(np.tril(np.ones(size, bool)), False)
+    if attn_mask is not None and attn_mask._data.dtype == np.bool_:
+        bias = np.where(attn_mask._data, 0, -np.inf).astype(dtype)
+        attn_mask = Tensor._make(bias, False)
+    attn = matmul(q, A.MulScalar.apply(key.transpose(-2, -1), root))
+    if attn_mask is not None:
+        attn.add_(attn_mask)
+    attn = AM.SafeSoftmax.apply(attn, -1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return matmul(attn, value)
+
+
 def embedding(
     input: Tensor,
     weight: Tensor,

@@ -18,6 +18,7 @@ Classes (and the node each records):
     ThresholdResult      ThresholdBackward1
     Glu                  GluBackward0
     PreluKernel          PreluKernelBackward0
+    SafeSoftmax          SafeSoftmaxBackward0
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import numpy as np
 from .. import _formula as f
 from ._common import Ctx, Grad, Op, QualifiedNode, dtype_name
 from ._dims import normalize_dims
-from .activation import _MaskGradBackward, threshold_backward
+from .activation import Softmax, _MaskGradBackward, threshold_backward
 
 
 def _inside(x: Any, lo: float, hi: float) -> Any:
@@ -298,3 +299,22 @@ class PreluKernel(Op):
         d_x = f.where(positive, g, g * w) if need_x else None
         d_w = f.where(positive, 0.0, g * x) if need_w else None
         return d_x, d_w
+
+
+# -------------------------------------------------------------- safe softmax
+class SafeSoftmax(Softmax):
+    """d _safe_softmax(x) = result * (g - sum(g * result, dim))   (softmax's; a
+    row that is all -inf, fully masked attention, gives 0s instead of nan)"""
+
+    node_name, saved, saved_attrs = "SafeSoftmaxBackward0", ("result",), ("dim",)
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, dim: int) -> Any:
+        x = a._data
+        with np.errstate(invalid="ignore"):
+            out = Softmax.forward(ctx, a, dim)
+        if x.ndim and x.size:
+            masked = np.isneginf(x).all(axis=ctx.axis, keepdims=True)
+            if masked.any():
+                out[...] = np.where(masked, 0, out)
+        return out

@@ -479,3 +479,46 @@ def test_norm_modules_match_pytorch(name: str, args: tuple, shape: tuple) -> Non
     ]
     arr = randn(*shape)
     compare(lambda lib, a: getattr(lib.nn, name)(*args).double()(a), [arr], [True])
+
+
+# ------------------------------------------------ scaled_dot_product_attention
+Q, K, V = randn(2, 3, 4), randn(2, 5, 4), randn(2, 5, 3)
+MASK = rng.random((3, 5)) > 0.3
+MASK[1] = False  # a fully masked row: the safe softmax gives 0s, not nan
+
+
+def sdpa(**kw: Any) -> Any:
+    def fn(lib: Any, q: Any, k: Any, v: Any) -> Any:
+        args = {
+            n: lib.tensor(a) if isinstance(a, np.ndarray) else a for n, a in kw.items()
+        }
+        return F(lib).scaled_dot_product_attention(q, k, v, **args)
+
+    return fn
+
+
+SDPA = {
+    "plain": sdpa(),
+    "causal": sdpa(is_causal=True),
+    "scale": sdpa(scale=0.3),
+    "bool_mask": sdpa(attn_mask=MASK),
+    "float_mask": sdpa(attn_mask=randn(3, 5)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SDPA))
+def test_scaled_dot_product_attention_against_pytorch(name: str) -> None:
+    compare(SDPA[name], [Q, K, V], [True] * 3)
+    second_order(SDPA[name], [Q, K, V], [True] * 3)
+    heads = [a[None] for a in (Q, K, V)]  # (batch, heads, L, E)
+    compare(SDPA[name], heads, [True] * 3)
+
+
+@pytest.mark.parametrize("name", ["causal", "bool_mask"])
+def test_gradcheck_scaled_dot_product_attention(name: str) -> None:
+    both_checks(lambda q, k, v: SDPA[name](minigrad, q, k, v), Q, K, V)
+
+
+def test_scaled_dot_product_attention_errors_match_pytorch() -> None:
+    same_error(sdpa(attn_mask=MASK[:3, :3], is_causal=True), Q, Q, Q)
+    same_error(sdpa(), Q, K[:, :, :3], V)

@@ -530,6 +530,11 @@ ACTIVATION_MORE: dict[str, Case] = {
         lambda T, a: F(T).threshold(a * 1, 0.1, 3.0, True), S, dom="nonzero"
     ),
     "Glu": case(lambda T, a: F(T).glu(a, 0), (4, 3)),
+    "SafeSoftmax": case(
+        lambda T, a, b: F(T).scaled_dot_product_attention(a, b, b, is_causal=True),
+        (3, 2),
+        (3, 2),
+    ),
     "PreluKernel": case(
         lambda T, a, w: F(T).prelu(a, w), (2, 3), (3,), dom=("nonzero", "pos")
     ),
