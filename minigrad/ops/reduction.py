@@ -180,7 +180,7 @@ class MeanDim(Op):
         ctx.dim_arg = _given(dim)
         ctx.dim = as_saved(ctx.dim_arg)
         ctx.dims = (
-            normalize_dims(dim, x.ndim) if x.ndim else normalize_dims(dim, 0)[:0]
+            reduce_dims(dim, x.ndim) if x.ndim else normalize_dims(dim, 0)[:0]
         )  # 0-d: check only
         ctx.keepdim, ctx.self_sym_sizes, ctx.self_sym_numel = keepdim, x.shape, x.size
         axes = ctx.dims if dim not in ((), []) else None

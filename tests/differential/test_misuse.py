@@ -88,6 +88,13 @@ SCENARIOS: dict[str, Scenario] = {
         lambda: a.__setitem__(0, T.ones(2)),
     ),
     "duplicate_dims": lambda T: ([a := T.ones(2, 3)], lambda: a.sum((0, 0))),
+    "duplicate_dims_mean": lambda T: ([a := T.ones(2, 3)], lambda: a.mean((1, -1))),
+    "duplicate_dims_std": lambda T: ([a := T.ones(2, 3)], lambda: a.std((0, 0))),
+    "duplicate_dims_nansum": lambda T: ([a := T.ones(2, 3)], lambda: a.nansum((1, 1))),
+    "duplicate_dims_logsumexp": lambda T: (
+        [a := T.ones(2, 3)],
+        lambda: a.logsumexp((1, 1)),
+    ),
     "permute_repeat": lambda T: ([a := T.ones(2, 3)], lambda: a.permute(0, 0)),
     "amax_empty": lambda T: ([a := T.ones(0)], lambda: a.amax()),
     "amin_empty_dim": lambda T: ([a := T.ones(0, 3)], lambda: a.amin(0)),
