@@ -70,6 +70,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "minigrad",
             "minigrad.autograd",
+            "minigrad.distributions",
             "minigrad.gradcheck",
             "minigrad.testing",
             "minigrad.func",
