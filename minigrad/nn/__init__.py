@@ -68,9 +68,11 @@ from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    HingeEmbeddingLoss,
     HuberLoss,
     KLDivLoss,
     L1Loss,
+    MarginRankingLoss,
     MSELoss,
     NLLLoss,
     SmoothL1Loss,
@@ -99,6 +101,8 @@ from .parameter import Parameter
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = [
+    "HingeEmbeddingLoss",
+    "MarginRankingLoss",
     "PReLU",
     "GroupNorm",
     "InstanceNorm1d",

@@ -24,7 +24,7 @@ from ..ops import norm as NORM
 from ..ops import padding as PAD
 from ..ops import pool as PL
 from ..ops import selection as C
-from ..ops._common import broadcast_shape
+from ..ops._common import _scalar, broadcast_shape
 from ..ops.linalg import matmul
 
 
@@ -1023,6 +1023,50 @@ def cross_entropy(
     return A.MulScalar.apply(nll, 1 - label_smoothing) + A.MulScalar.apply(
         smooth, label_smoothing / n_classes
     )
+
+
+def _reduce(loss: Tensor, red: int) -> Tensor:
+    return loss.mean() if red == LS.MEAN else loss.sum() if red == LS.SUM else loss
+
+
+def margin_ranking_loss(
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``max(0, -target * (input1 - input2) + margin)``, as PyTorch's ops."""
+    red = _reduction(size_average, reduce, reduction)
+    if not (input1.dim() == input2.dim() == target.dim()):
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but "
+            f"got sizes: input1: {input1.shape}, input2: {input2.shape}, target: "
+            f"{target.shape} "
+        )
+    loss = A.AddScalar.apply(-target * (input1 - input2), margin)
+    return _reduce(loss.clamp_min_(0), red)
+
+
+def hinge_embedding_loss(
+    input: Tensor,
+    target: Tensor,
+    margin: float = 1.0,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``x`` where target is 1, ``max(0, margin - x)`` where it is -1, as
+    PyTorch's ops (two wheres and their sum)."""
+    red = _reduction(size_average, reduce, reduction)
+    zeros = Tensor._make(np.zeros_like(input._data), False)
+    # (C++'s margin - self: a SubBackward0 of a wrapped number)
+    margin_clamp = A.Sub.apply(_scalar(margin), input).clamp_min_(0)
+    output_margin = margin_clamp.where(target != 1, zeros)
+    output_self = input.where(target != -1, zeros)
+    return _reduce(output_margin + output_self, red)
 
 
 def binary_cross_entropy(

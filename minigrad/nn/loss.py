@@ -178,3 +178,41 @@ class KLDivLoss(_Loss):
         return F.kl_div(
             input, target, reduction=self.reduction, log_target=self.log_target
         )
+
+
+class MarginRankingLoss(_Loss):
+    """``max(0, -target * (input1 - input2) + margin)``."""
+
+    def __init__(
+        self,
+        margin: float = 0.0,
+        size_average: Any = None,
+        reduce: Any = None,
+        reduction: str = "mean",
+    ) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        return F.margin_ranking_loss(
+            input1, input2, target, margin=self.margin, reduction=self.reduction
+        )
+
+
+class HingeEmbeddingLoss(_Loss):
+    """``x`` where target is 1, ``max(0, margin - x)`` where it is -1."""
+
+    def __init__(
+        self,
+        margin: float = 1.0,
+        size_average: Any = None,
+        reduce: Any = None,
+        reduction: str = "mean",
+    ) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.hinge_embedding_loss(
+            input, target, margin=self.margin, reduction=self.reduction
+        )

@@ -522,3 +522,49 @@ def test_gradcheck_scaled_dot_product_attention(name: str) -> None:
 def test_scaled_dot_product_attention_errors_match_pytorch() -> None:
     same_error(sdpa(attn_mask=MASK[:3, :3], is_causal=True), Q, Q, Q)
     same_error(sdpa(), Q, K[:, :, :3], V)
+
+
+# ---------------------------------------------------- margin and hinge losses
+SIGNS = np.sign(randn(3, 4)) + (randn(3, 4) == 0)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_margin_and_hinge_losses_against_pytorch(reduction: str) -> None:
+    # (piecewise linear: their second derivative is 0, and PyTorch's too)
+    compare(
+        lambda lib, a, b, t: F(lib).margin_ranking_loss(
+            a, b, t, 0.1, reduction=reduction
+        ),
+        [X[:, 0], Y[:, 0], SIGNS[:, 0]],
+        [True, True, False],
+    )
+    compare(
+        lambda lib, a, t: F(lib).hinge_embedding_loss(a, t, 0.5, reduction=reduction),
+        [X, SIGNS],
+        [True, False],
+    )
+
+
+def test_gradcheck_margin_and_hinge_losses() -> None:
+    t = minigrad.tensor(SIGNS)
+    both_checks(lambda a: F(minigrad).hinge_embedding_loss(a, t, 0.3), X)
+    both_checks(
+        lambda a, b: F(minigrad).margin_ranking_loss(a, b, t[:, 0], 0.1),
+        X[:, 0],
+        Y[:, 0],
+    )
+
+
+def test_margin_and_hinge_modules_and_errors_match_pytorch() -> None:
+    for name, args in [("MarginRankingLoss", (0.2,)), ("HingeEmbeddingLoss", ())]:
+        assert repr(getattr(minigrad.nn, name)(*args)) == repr(
+            getattr(torch.nn, name)(*args)
+        )
+    compare(
+        lambda lib, a, t: lib.nn.HingeEmbeddingLoss(margin=2.0)(a, t),
+        [X, SIGNS],
+        [True, False],
+    )
+    same_error(
+        lambda lib, a, b, t: F(lib).margin_ranking_loss(a, b, t), X, Y[:, 0], Y[:, 0]
+    )
