@@ -539,6 +539,23 @@ def xlogy_(input: Tensor, other: Any) -> Tensor:
 
 # ---- nn and optim (imported last: they build on everything above)
 from . import distributions, func, linalg, nn, optim, profiler, testing  # noqa: E402
+from ._composites import (  # noqa: E402
+    asarray,
+    bincount,
+    bucketize,
+    can_cast,
+    diagflat,
+    diff,
+    hsplit,
+    kron,
+    promote_types,
+    result_type,
+    searchsorted,
+    take_along_dim,
+    tril_indices,
+    triu_indices,
+    vsplit,
+)
 from ._device import (  # noqa: E402
     accelerator,
     backends,
@@ -578,6 +595,11 @@ def selu_(input: Tensor) -> Tensor:
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
     """``celu`` in place (CeluBackward1)."""
     return nn.functional.celu(input, alpha, inplace=True)
+
+
+def dropout(input: Tensor, p: float, train: bool) -> Tensor:
+    """``nn.functional.dropout(input, p, train)``."""
+    return nn.functional.dropout(input, p, train)
 
 
 def dropout_(input: Tensor, p: float, train: bool) -> Tensor:

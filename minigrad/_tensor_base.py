@@ -27,6 +27,7 @@ from .ops import _dims as _dims
 from .ops import activation as AC
 from .ops import arithmetic as A
 from .ops import binary as B
+from .ops import compose as CO
 from .ops import copies as CP
 from .ops import diagonal as D
 from .ops import indexing as IX
@@ -537,6 +538,18 @@ class TensorBase(ViewsAndInplace):
         wide = shape[: d + 1] + (repeats,) + shape[d + 1 :]
         out = x.unsqueeze(d + 1).expand(*wide).clone()
         return out.view(*shape[:d], shape[d] * repeats, *shape[d + 1 :])
+
+    # ------------------------- ops PyTorch composes from others (ops/compose.py)
+    def diff(
+        self, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None
+    ) -> Tensor:
+        return CO.diff(self, n, dim, prepend, append)
+
+    def kron(self, other: Tensor) -> Tensor:
+        return CO.kron(self, other)
+
+    def take_along_dim(self, indices: Tensor, dim: int | None = None) -> Tensor:
+        return CO.take_along_dim(self, indices, dim)
 
     def tensor_split(self, indices_or_sections: Any, dim: int = 0) -> tuple:
         """Pieces along ``dim``: ``n`` nearly equal ones, or cut at indices."""
