@@ -202,6 +202,7 @@ def test_bernoulli(by: str) -> None:
             "variance": d.variance,
             "probs": d.probs,
             "logits": d.logits,
+            "mode": d.mode,
             "grad": p.grad,
             "repr": repr(d),
             "sample": [str(s.shape), str(s.dtype), s.requires_grad, s.grad_fn],
@@ -486,3 +487,69 @@ def test_logits_hypothesis(a: list[float], b: list[float], k: int) -> None:
         return out + [la.grad]
 
     differential(prog, rtol=1e-8)
+
+
+# ---------------------------------------------------------------- families, expand
+def test_exponential_family_bregman_forms() -> None:
+    """Normal and Bernoulli are exponential families: the generic Bregman entropy
+    and KL (autograd of the log normalizer) give PyTorch's values and graphs."""
+
+    def prog(lib: Any) -> Any:
+        D = lib.distributions
+        loc = _leaf(lib, [0.5, -1.0], lib.float64)
+        scale = _leaf(lib, [1.5, 0.7], lib.float64)
+        p = D.Normal(loc, scale)
+        q = D.Normal(lib.zeros(2, dtype=lib.float64), lib.ones(2, dtype=lib.float64))
+        probs = _leaf(lib, [0.2, 0.6], lib.float64)
+        b = D.Bernoulli(probs=probs)
+        c = D.Bernoulli(probs=lib.tensor([0.5, 0.1], dtype=lib.float64))
+        kl_n = D.kl._kl_expfamily_expfamily(p, q)
+        kl_b = D.kl._kl_expfamily_expfamily(b, c)
+        ent = D.ExponentialFamily.entropy(p)
+        (kl_n.sum() + kl_b.sum() + ent.sum()).backward()
+        return {
+            "kl_normal": kl_n,
+            "kl_closed_form": D.kl_divergence(p, q),
+            "kl_bernoulli": kl_b,
+            "entropy": ent,
+            "grads": [loc.grad, scale.grad, probs.grad],
+            "is_family": [isinstance(d, D.ExponentialFamily) for d in (p, b)],
+            "cross": _error(lambda: D.kl_divergence(p, b)),
+            "categorical": isinstance(D.Categorical(lib.ones(2)), D.ExponentialFamily),
+        }
+
+    out = differential(prog, rtol=1e-10)
+    np.testing.assert_allclose(
+        out["kl_normal"][3], out["kl_closed_form"][3], rtol=1e-10
+    )
+    assert out["cross"][0] == "NotImplementedError"
+
+
+def test_expand_and_default_validation() -> None:
+    def prog(lib: Any) -> Any:
+        D = lib.distributions
+        loc = _leaf(lib, [0.5])
+        dists = [
+            D.Normal(loc, 1.0),
+            D.Bernoulli(logits=loc),
+            D.Categorical(logits=lib.tensor([0.0, 1.0, 2.0])),
+            D.Uniform(loc - 1, loc + 1),
+        ]
+        out = []
+        for d in dists:
+            e = d.expand((4, 1) if d.batch_shape else (4,))
+            lp = e.log_prob(
+                lib.zeros(e.batch_shape).long()
+                if isinstance(e, D.Categorical)
+                else lib.zeros(e.batch_shape)
+            )
+            out.append([repr(e), str(e.batch_shape), lp, str(e.sample((2,)).shape)])
+        D.Distribution.set_default_validate_args(False)
+        try:
+            out.append(D.Normal(0.0, -1.0).scale)
+        finally:
+            D.Distribution.set_default_validate_args(True)
+        out.append(_error(lambda: D.Normal(0.0, -1.0)))
+        return out
+
+    differential(prog)

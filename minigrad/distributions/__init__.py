@@ -11,6 +11,7 @@ from . import constraints, utils
 from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .kl import kl_divergence, register_kl
 from .normal import Normal
 from .uniform import Uniform
@@ -19,6 +20,7 @@ __all__ = [
     "Bernoulli",
     "Categorical",
     "Distribution",
+    "ExponentialFamily",
     "Normal",
     "Uniform",
     "constraints",

@@ -54,6 +54,13 @@ def _standard_normal(shape: Sequence[int], dtype: Any, device: Any = None) -> Te
     return creation.empty(tuple(shape), dtype=dtype).normal_()
 
 
+def _sum_rightmost(value: Tensor, dim: int) -> Tensor:
+    """``value`` summed over its ``dim`` rightmost dimensions."""
+    if dim == 0:
+        return value
+    return value.reshape(tuple(value.shape[:-dim]) + (-1,)).sum(-1)
+
+
 def logits_to_probs(logits: Tensor, is_binary: bool = False) -> Tensor:
     """Log-odds to probabilities (sigmoid), or log-weights to a last-dim softmax."""
     if is_binary:
