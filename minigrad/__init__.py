@@ -538,7 +538,7 @@ def xlogy_(input: Tensor, other: Any) -> Tensor:
 
 
 # ---- nn and optim (imported last: they build on everything above)
-from . import distributions, func, linalg, nn, optim, profiler, testing  # noqa: E402
+from . import distributions, func, linalg, nn, optim, profiler, special, testing  # noqa: E402
 from ._composites import (  # noqa: E402
     asarray,
     bincount,

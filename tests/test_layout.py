@@ -73,6 +73,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "minigrad.distributions",
             "minigrad.gradcheck",
             "minigrad.testing",
+            "minigrad.special",
             "minigrad._composites",
             "minigrad.func",
             "minigrad.nn",
