@@ -553,3 +553,35 @@ def test_expand_and_default_validation() -> None:
         return out
 
     differential(prog)
+
+
+def test_vae_step_end_to_end() -> None:
+    """A VAE's loss: encoder -> Normal.rsample -> decoder, plus the KL to N(0, 1);
+    seeded, so the rsample draws (and so loss and every grad) are PyTorch's."""
+
+    def prog(lib: Any) -> Any:
+        lib.manual_seed(11)
+        enc = lib.nn.Linear(4, 6)
+        dec = lib.nn.Linear(3, 4)
+        with lib.no_grad():  # one set of weights for both libraries
+            for p in (*enc.parameters(), *dec.parameters()):
+                p.copy_(lib.linspace(-0.5, 0.5, p.numel()).reshape(p.shape))
+        x = lib.tensor([[0.1, 0.2, -0.3, 0.4], [1.0, -1.0, 0.5, 0.0]])
+        mu, log_sigma = enc(x).chunk(2, dim=-1)
+        q = lib.distributions.Normal(mu, log_sigma.exp())
+        lib.manual_seed(0)
+        z = q.rsample()
+        prior = lib.distributions.Normal(lib.zeros_like(mu), lib.ones_like(mu))
+        recon = lib.nn.functional.mse_loss(dec(z), x, reduction="sum")
+        loss = recon + lib.distributions.kl_divergence(q, prior).sum()
+        loss.backward()
+        zero = lib.distributions.Categorical(probs=lib.tensor([0.0, 0.3, 0.7]))
+        return [
+            z,
+            loss,
+            [p.grad for p in (*enc.parameters(), *dec.parameters())],
+            zero.entropy(),
+            zero.logits,
+        ]
+
+    differential(prog, rtol=1e-4)
