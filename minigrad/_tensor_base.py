@@ -1448,6 +1448,13 @@ class TensorBase(ViewsAndInplace):
         if not dims:
             raise TypeError('permute() missing 1 required positional arguments: "dims"')
         dims = _shape_arg(dims, "permute", "dims")
+        if len(dims) != self._data.ndim:  # (PyTorch's words, checked first)
+            raise RuntimeError(
+                "permute(sparse_coo): number of dimensions in the tensor input does "
+                "not match the length of the desired ordering of dimensions i.e. "
+                f"input.dim() = {self._data.ndim} is not equal to len(dims) = "
+                f"{len(dims)}"
+            )
         if len(set(_dims.normalize_dims(dims, self._data.ndim))) != len(dims):
             raise RuntimeError("permute(): duplicate dims are not allowed.")
         return self._view(V.Permute, dims)

@@ -95,6 +95,13 @@ SCENARIOS: dict[str, Scenario] = {
         [a := T.ones(2, 3)],
         lambda: a.logsumexp((1, 1)),
     ),
+    "permute_too_many": lambda T: ([a := T.ones(2, 3)], lambda: a.permute(0, 1, 2)),
+    "permute_too_few": lambda T: ([a := T.ones(2, 3)], lambda: T.permute(a, (0,))),
+    "permute_out_of_range_and_long": lambda T: (
+        [a := T.ones(2, 3)],
+        lambda: a.permute(5, 1, 0),
+    ),
+    "permute_0d": lambda T: ([a := T.ones(())], lambda: a.permute(0)),
     "permute_repeat": lambda T: ([a := T.ones(2, 3)], lambda: a.permute(0, 0)),
     "amax_empty": lambda T: ([a := T.ones(0)], lambda: a.amax()),
     "amin_empty_dim": lambda T: ([a := T.ones(0, 3)], lambda: a.amin(0)),
