@@ -10,6 +10,8 @@ from .activation import (
     Hardshrink,
     Hardsigmoid,
     Hardswish,
+    PixelShuffle,
+    PixelUnshuffle,
     PReLU,
     Softmin,
     Softshrink,
@@ -101,6 +103,8 @@ from .parameter import Parameter
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = [
+    "PixelShuffle",
+    "PixelUnshuffle",
     "HingeEmbeddingLoss",
     "MarginRankingLoss",
     "PReLU",

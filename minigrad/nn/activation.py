@@ -110,7 +110,33 @@ class CosineSimilarity(Module):
         return F.cosine_similarity(x1, x2, self.dim, self.eps)
 
 
+class PixelShuffle(Module):
+    def __init__(self, upscale_factor: int) -> None:
+        super().__init__()
+        self.upscale_factor = upscale_factor
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.pixel_shuffle(input, self.upscale_factor)
+
+    def extra_repr(self) -> str:
+        return f"upscale_factor={self.upscale_factor}"
+
+
+class PixelUnshuffle(Module):
+    def __init__(self, downscale_factor: int) -> None:
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.pixel_unshuffle(input, self.downscale_factor)
+
+    def extra_repr(self) -> str:
+        return f"downscale_factor={self.downscale_factor}"
+
+
 __all__ = [
+    "PixelShuffle",
+    "PixelUnshuffle",
     "CosineSimilarity",
     "GLU",
     "Hardshrink",

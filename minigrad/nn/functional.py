@@ -23,6 +23,7 @@ from ..ops import loss as LS
 from ..ops import norm as NORM
 from ..ops import padding as PAD
 from ..ops import pool as PL
+from ..ops import rearrange as RE
 from ..ops import selection as C
 from ..ops._common import _scalar, broadcast_shape
 from ..ops.linalg import matmul
@@ -367,6 +368,16 @@ def scaled_dot_product_attention(
     if dropout_p > 0.0:
         attn = dropout(attn, dropout_p, True)
     return matmul(attn, value)
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """(*, C r², H, W) -> (*, C, H r, W r): channels moved into space."""
+    return RE.PixelShuffle.apply(input, upscale_factor)
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """(*, C, H r, W r) -> (*, C r², H, W): pixel_shuffle's inverse."""
+    return RE.PixelUnshuffle.apply(input, downscale_factor)
 
 
 def embedding(

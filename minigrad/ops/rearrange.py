@@ -1,11 +1,14 @@
-"""Copies that move elements around: flip, roll and repeat. Each gradient
-moves ``g`` back (flip, roll) or sums the copies (repeat).
+"""Copies that move elements around: flip, roll, repeat, pixel_shuffle and
+pixel_unshuffle. Each gradient moves ``g`` back (flip, roll, the pixel
+shuffles: each other's inverse) or sums the copies (repeat).
 
 Classes (and the node each records):
 
     Flip    FlipBackward0
     Roll    RollBackward0
     Repeat  RepeatBackward0
+    PixelShuffle    PixelShuffleBackward0
+    PixelUnshuffle  PixelUnshuffleBackward0
 """
 
 from __future__ import annotations
@@ -102,3 +105,81 @@ class Repeat(Op):
         if summed:
             g = f.sum_dims(f.reshape(g, tuple(sizes)), tuple(summed))
         return g, None
+
+
+def pixel_shuffle(x: Any, r: int) -> Any:
+    """(*, C r², H, W) -> (*, C, H r, W r); on Tensors one node."""
+    if not isinstance(x, f.ndarray):
+        return PixelShuffle.apply(x, r)
+    *batch, c, h, w = x.shape
+    y = x.reshape(*batch, c // (r * r), r, r, h, w)
+    n = len(batch)
+    y = y.transpose(*range(n), n, n + 3, n + 1, n + 4, n + 2)
+    return np.ascontiguousarray(y.reshape(*batch, c // (r * r), h * r, w * r))
+
+
+def pixel_unshuffle(x: Any, r: int) -> Any:
+    """(*, C, H r, W r) -> (*, C r², H, W); on Tensors one node."""
+    if not isinstance(x, f.ndarray):
+        return PixelUnshuffle.apply(x, r)
+    *batch, c, h, w = x.shape
+    y = x.reshape(*batch, c, h // r, r, w // r, r)
+    n = len(batch)
+    y = y.transpose(*range(n), n, n + 2, n + 4, n + 1, n + 3)
+    return np.ascontiguousarray(y.reshape(*batch, c * r * r, h // r, w // r))
+
+
+def _check_pixel(x: np.ndarray, name: str) -> None:
+    if x.ndim < 3:
+        raise RuntimeError(
+            f"{name} expects input to have at least 3 dimensions, but got input "
+            f"with {x.ndim} dimension(s)"
+        )
+
+
+class PixelShuffle(Op):
+    """d pixel_shuffle(a, r) = pixel_unshuffle(g, r)"""
+
+    node_name, saved_attrs = "PixelShuffleBackward0", ("upscale_factor",)
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, r: int) -> Any:
+        x = a._data
+        _check_pixel(x, "pixel_shuffle")
+        if x.shape[-3] % (r * r):
+            raise RuntimeError(
+                "pixel_shuffle expects its input's 'channel' dimension to be "
+                "divisible by the square of upscale_factor, but input.size(-3)="
+                f"{x.shape[-3]} is not divisible by {r * r}"
+            )
+        ctx.upscale_factor = r
+        return pixel_shuffle(x, r)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        return pixel_unshuffle(g, ctx.upscale_factor), None
+
+
+class PixelUnshuffle(Op):
+    """d pixel_unshuffle(a, r) = pixel_shuffle(g, r)"""
+
+    node_name, saved_attrs = "PixelUnshuffleBackward0", ("downscale_factor",)
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, r: int) -> Any:
+        x = a._data
+        _check_pixel(x, "pixel_unshuffle")
+        for side, size in (("height", x.shape[-2]), ("width", x.shape[-1])):
+            if size % r:
+                dim = -2 if side == "height" else -1
+                raise RuntimeError(
+                    f"pixel_unshuffle expects {side} to be divisible by "
+                    f"downscale_factor, but input.size({dim})={size} is not "
+                    f"divisible by {r}"
+                )
+        ctx.downscale_factor = r
+        return pixel_unshuffle(x, r)
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        return pixel_shuffle(g, ctx.downscale_factor), None

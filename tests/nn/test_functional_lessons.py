@@ -568,3 +568,32 @@ def test_margin_and_hinge_modules_and_errors_match_pytorch() -> None:
     same_error(
         lambda lib, a, b, t: F(lib).margin_ranking_loss(a, b, t), X, Y[:, 0], Y[:, 0]
     )
+
+
+# ------------------------------------------------------------- pixel shuffle
+@pytest.mark.parametrize("shape", [(1, 8, 2, 3), (8, 2, 3), (2, 1, 4, 2, 2)])
+def test_pixel_shuffle_against_pytorch(shape: tuple) -> None:
+    arr = randn(*shape)
+    compare(lambda lib, a: F(lib).pixel_shuffle(a * 1, 2), [arr], [True])
+    second_order(lambda lib, a: F(lib).pixel_shuffle(a, 2) ** 2, [arr], [True])
+    out = (*shape[:-3], shape[-3] * 4, shape[-2] * 2, shape[-1] * 2)
+    compare(lambda lib, a: F(lib).pixel_unshuffle(a * 1, 2), [randn(*out)], [True])
+    both_checks(lambda t: F(minigrad).pixel_shuffle(t, 2), arr)
+    both_checks(lambda t: F(minigrad).pixel_unshuffle(t, 2), randn(*out))
+
+
+def test_pixel_shuffle_create_graph_nodes_modules_and_errors() -> None:
+    names = []
+    for lib in (minigrad, torch):
+        x = lib.tensor(randn(1, 8, 2, 3), requires_grad=True)
+        y = F(lib).pixel_shuffle(x, 2)
+        v = lib.ones(tuple(y.shape), dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad(y, x, v, create_graph=True)
+        names.append(g.grad_fn.name())
+    assert names == ["PixelUnshuffleBackward0"] * 2
+    for name, r in [("PixelShuffle", 2), ("PixelUnshuffle", 3)]:
+        assert repr(getattr(minigrad.nn, name)(r)) == repr(getattr(torch.nn, name)(r))
+    same_error(lambda lib, a: F(lib).pixel_shuffle(a, 2), randn(1, 6, 2, 2))
+    same_error(lambda lib, a: F(lib).pixel_shuffle(a, 2), randn(6, 2))
+    same_error(lambda lib, a: F(lib).pixel_unshuffle(a, 2), randn(1, 1, 3, 4))
+    same_error(lambda lib, a: F(lib).pixel_unshuffle(a, 2), randn(1, 1, 4, 3))

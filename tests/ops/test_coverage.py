@@ -379,6 +379,8 @@ POOL: dict[str, Case] = {
 }
 
 REARRANGE: dict[str, Case] = {
+    "PixelShuffle": case(lambda T, a: F(T).pixel_shuffle(a, 2), (1, 4, 2, 3)),
+    "PixelUnshuffle": case(lambda T, a: F(T).pixel_unshuffle(a, 2), (1, 1, 4, 2)),
     "Flip": case(lambda T, a: a.flip(1), S),
     "Roll": case(lambda T, a: a.roll(1, 1), S),
     "Repeat": case(lambda T, a: a.repeat(2, 1, 2), S),
