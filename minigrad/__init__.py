@@ -551,9 +551,11 @@ from ._composites import (  # noqa: E402
     promote_types,
     result_type,
     searchsorted,
+    std_mean,
     take_along_dim,
     tril_indices,
     triu_indices,
+    var_mean,
     vsplit,
 )
 from ._device import (  # noqa: E402

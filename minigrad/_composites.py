@@ -12,7 +12,9 @@ import numpy as np
 
 from . import _dtype as dt
 from ._tensor import Tensor
+from ._tensor_base import _NO_DIM
 from .creation import as_tensor
+from .ops import moments as MO
 from .ops.compose import diff, kron, take_along_dim
 
 __all__ = ["diff", "kron", "take_along_dim"]  # (re-exported from ops/compose.py)
@@ -69,6 +71,32 @@ def vsplit(input: Tensor, indices_or_sections: Any) -> tuple:
 def diagflat(input: Tensor, offset: int = 0) -> Tensor:
     """The flattened input on diagonal ``offset`` of a square matrix."""
     return input.reshape(-1).diag_embed(offset)
+
+
+def var_mean(
+    input: Tensor,
+    dim: Any = _NO_DIM,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> tuple:
+    """``(var, mean)`` over ``dim`` from one node (VarMeanBackward0)."""
+    dim, correction = input._var_args(dim, unbiased, correction)
+    return tuple(MO.VarMean.apply(input, dim, correction, keepdim))
+
+
+def std_mean(
+    input: Tensor,
+    dim: Any = _NO_DIM,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> tuple:
+    """``(std, mean)`` over ``dim`` from one node (StdMeanBackward0)."""
+    dim, correction = input._var_args(dim, unbiased, correction)
+    return tuple(MO.StdMean.apply(input, dim, correction, keepdim))
 
 
 # ---- index helpers (integer results, no graph)

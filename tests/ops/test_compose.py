@@ -169,3 +169,47 @@ def test_dtype_questions_match_pytorch(a: str) -> None:
         assert repr(minigrad.result_type(minigrad.ones(2, dtype=ma), m0)).replace(
             "minigrad", "torch"
         ) == repr(torch.result_type(torch.ones(2, dtype=ta), t0))
+
+
+MOMENT_CALLS: dict[str, Any] = {
+    "all": lambda T, x: T.std_mean(x),
+    "dim": lambda T, x: T.std_mean(x, 1),
+    "dims_keepdim": lambda T, x: T.std_mean(x, (0, 2), keepdim=True),
+    "unbiased_false": lambda T, x: T.std_mean(x, unbiased=False),
+    "correction0": lambda T, x: T.std_mean(x, dim=-1, correction=0),
+    "correction2": lambda T, x: T.std_mean(x, 2, correction=2),
+}
+A234 = RNG.standard_normal((2, 3, 4))
+
+
+@pytest.mark.parametrize("which", ["std", "var"])
+@pytest.mark.parametrize("name", sorted(MOMENT_CALLS))
+def test_std_var_mean_match_pytorch(which: str, name: str) -> None:
+    call = MOMENT_CALLS[name]
+
+    def fn(T: Any, x: Any, k: int) -> Any:
+        lib = T if which == "std" else _VarMean(T)
+        return call(lib, x)[k]
+
+    for k in (0, 1):  # each result alone: the other's gradient is zeros
+        differential(lambda T, x, k=k: fn(T, x, k), (A234,))
+        differential(lambda T, x, k=k: fn(T, x, k), (A234,), dtype=np.float32)
+    # both results in one loss: the two gradients add in the one node
+    differential(lambda T, x: fn(T, x, 0) * 3 + fn(T, x, 1).sin(), (A234,))
+    check_gradcheck(lambda T, x: fn(T, x, 0) * 3 + fn(T, x, 1).sin(), A234)
+
+
+class _VarMean:
+    """``lib`` with ``std_mean`` meaning ``var_mean``, so one table tests both."""
+
+    def __init__(self, lib: Any) -> None:
+        self.std_mean = lib.var_mean
+
+
+def test_std_var_mean_share_one_node() -> None:
+    x = minigrad.randn(3, 4, requires_grad=True)
+    for fn, name in ((minigrad.std_mean, "StdMean"), (minigrad.var_mean, "VarMean")):
+        a, b = fn(x, 1)
+        assert a.grad_fn is b.grad_fn
+        assert type(a.grad_fn).__name__ == f"{name}Backward0"
+        assert isinstance(fn(x), tuple)

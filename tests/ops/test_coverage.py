@@ -566,6 +566,11 @@ PADDING: dict[str, Case] = {
     ),
 }
 
+MOMENTS: dict[str, Case] = {  # both results of the one node in the loss
+    "VarMean": case(lambda T, a: (lambda r: r[0] * 2 + r[1])(T.var_mean(a, 1)), S),
+    "StdMean": case(lambda T, a: (lambda r: r[0] * 2 + r[1])(T.std_mean(a)), S),
+}
+
 FAMILIES: dict[str, dict[str, Case]] = {
     "activation": ACTIVATION,
     "activation_more": ACTIVATION_MORE,
@@ -587,6 +592,7 @@ FAMILIES: dict[str, dict[str, Case]] = {
     "random": RANDOM,
     "rearrange": REARRANGE,
     "reduction": REDUCTION,
+    "moments": MOMENTS,
     "selection": SELECTION,
     "views": VIEWS,
     "_hooks": HOOKS,
