@@ -162,7 +162,7 @@ for _name in (
     "masked_select masked_scatter cumprod unflatten broadcast_to repeat_interleave "
     "tensor_split nonzero count_nonzero logaddexp hypot logit deg2rad rad2deg "
     "isclose fmod divide scatter_reduce nansum nanmean put cummax cummin addmm addmv "
-    "addbmm baddbmm det inverse slogdet logdet index_put index_put_"
+    "addbmm baddbmm det inverse slogdet logdet index_put index_put_ aminmax"
 ).split():
     globals()[_name] = _method(_name)
 del _name

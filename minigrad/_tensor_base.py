@@ -30,6 +30,7 @@ from .ops import binary as B
 from .ops import compose as CO
 from .ops import copies as CP
 from .ops import diagonal as D
+from .ops import extrema as EX
 from .ops import indexing as IX
 from .ops import join as J
 from .ops import linalg as L
@@ -538,6 +539,10 @@ class TensorBase(ViewsAndInplace):
         wide = shape[: d + 1] + (repeats,) + shape[d + 1 :]
         out = x.unsqueeze(d + 1).expand(*wide).clone()
         return out.view(*shape[:d], shape[d] * repeats, *shape[d + 1 :])
+
+    def aminmax(self, *, dim: int | None = None, keepdim: bool = False) -> Any:
+        """``(min, max)`` over ``dim`` (all elements when None), one node."""
+        return EX.AminmaxResult(*EX.Aminmax.apply(self, dim, keepdim))
 
     # ------------------------- ops PyTorch composes from others (ops/compose.py)
     def diff(

@@ -213,3 +213,37 @@ def test_std_var_mean_share_one_node() -> None:
         assert a.grad_fn is b.grad_fn
         assert type(a.grad_fn).__name__ == f"{name}Backward0"
         assert isinstance(fn(x), tuple)
+
+
+TIES = np.array([[1.0, 3.0, 3.0], [2.0, 0.0, 0.0]])
+AMINMAX_CALLS: dict[str, Any] = {
+    "all": lambda T, x: T.aminmax(x),
+    "dim": lambda T, x: x.aminmax(dim=1),
+    "dim_keepdim": lambda T, x: T.aminmax(x, dim=-2, keepdim=True),
+    "none_keepdim": lambda T, x: T.aminmax(x, dim=None, keepdim=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AMINMAX_CALLS))
+@pytest.mark.parametrize("arr", [TIES, A34], ids=["ties", "random"])
+def test_aminmax_matches_pytorch(name: str, arr: np.ndarray) -> None:
+    call = AMINMAX_CALLS[name]
+    for k in (0, 1):
+        differential(lambda T, x, k=k: call(T, x)[k], (arr,))
+        differential(lambda T, x, k=k: call(T, x)[k], (arr,), dtype=np.float32)
+    both = lambda T, x: (lambda r: r.min * 2 + r.max * 5)(call(T, x))  # noqa: E731
+    differential(both, (arr,))
+    if arr is A34:  # (ties make the gradient a subgradient: no finite differences)
+        check_gradcheck(both, arr)
+
+
+def test_aminmax_result_and_errors_match_pytorch() -> None:
+    mine, theirs = (
+        minigrad.aminmax(minigrad.tensor(TIES)),
+        torch.aminmax(torch.tensor(TIES)),
+    )
+    assert repr(mine).replace("minigrad", "torch") == repr(theirs)
+    assert type(mine).__name__ == type(theirs).__name__ == "aminmax"
+    same_error(lambda T, x: T.aminmax(x), np.zeros(0))
+    same_error(lambda T, x: T.aminmax(x, dim=1), np.zeros((2, 0)))
+    same_error(lambda T, x: x.aminmax(dim=2), A34)

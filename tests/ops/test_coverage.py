@@ -571,6 +571,10 @@ MOMENTS: dict[str, Case] = {  # both results of the one node in the loss
     "StdMean": case(lambda T, a: (lambda r: r[0] * 2 + r[1])(T.std_mean(a)), S),
 }
 
+EXTREMA: dict[str, Case] = {  # both results of the one node in the loss
+    "Aminmax": case(lambda T, a: (lambda r: r[0] * 2 + r[1])(a.aminmax(dim=1)), S),
+}
+
 FAMILIES: dict[str, dict[str, Case]] = {
     "activation": ACTIVATION,
     "activation_more": ACTIVATION_MORE,
@@ -593,6 +597,7 @@ FAMILIES: dict[str, dict[str, Case]] = {
     "rearrange": REARRANGE,
     "reduction": REDUCTION,
     "moments": MOMENTS,
+    "extrema": EXTREMA,
     "selection": SELECTION,
     "views": VIEWS,
     "_hooks": HOOKS,
