@@ -162,6 +162,8 @@ for _name in (
     "masked_select masked_scatter cumprod unflatten broadcast_to repeat_interleave "
     "tensor_split nonzero count_nonzero logaddexp hypot logit deg2rad rad2deg "
     "isclose fmod divide scatter_reduce nansum nanmean put cummax cummin addmm addmv "
+    "bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_left_shift "
+    "bitwise_right_shift "
     "addbmm baddbmm det inverse slogdet logdet index_put index_put_ aminmax"
 ).split():
     globals()[_name] = _method(_name)
@@ -262,7 +264,7 @@ def take(input: Tensor, index: Tensor) -> Tensor:
 
 def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``input @ other`` (dot, mv, mm or batched by the ranks)."""
-    result = _matmul(input, other)
+    result = _matmul(input, other, function=True)
     return result if out is None else _into(out, result, "matmul")
 
 

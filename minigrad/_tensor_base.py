@@ -18,9 +18,11 @@ import numpy as np
 
 from . import _device, _profiling, _views_inplace, function, grad_mode
 from . import _dtype as dt
+from ._errors import refuse_overlap
 from ._tensor_str import tensor_repr
 from ._views_inplace import (
     ViewsAndInplace,
+    bump_version,
 )
 from ._warn import warn, warn_once
 from .ops import _dims as _dims
@@ -110,6 +112,26 @@ def _operand_tensor(value: Any) -> Tensor | None:
     if isinstance(value, np.ndarray):
         return Tensor._make(value, False)
     return None
+
+
+def _left_shift(a: Any, b: Any) -> np.ndarray:
+    """``a << b`` as PyTorch's kernel: 0 for a shift below 0 or past the width."""
+    kind = np.result_type(a, b)
+    b = np.asarray(b)
+    wide = (b < 0) | (b >= 8 * kind.itemsize)
+    return np.where(wide, 0, np.left_shift(a, np.where(wide, 0, b))).astype(kind)
+
+
+def _right_shift(a: Any, b: Any) -> np.ndarray:
+    """``a >> b`` as PyTorch's kernel: a shift below 0 or past the width is one
+    by the width less one (0, or -1 for a negative a)."""
+    kind = np.result_type(a, b)
+    b = np.asarray(b)
+    last = 8 * kind.itemsize - 1
+    out = np.right_shift(a, np.where((b < 0) | (b > last), last, b)).astype(kind)
+    if kind.kind == "u":  # (no sign to fill with)
+        out = np.where((b < 0) | (b > last), 0, out).astype(kind)
+    return out
 
 
 class TensorBase(ViewsAndInplace):
@@ -478,15 +500,87 @@ class TensorBase(ViewsAndInplace):
     def __or__(self, other: Any) -> Tensor:
         return self._bitwise(other, np.bitwise_or, "bitwise_or")
 
+    def __xor__(self, other: Any) -> Tensor:
+        return self._bitwise(other, np.bitwise_xor, "bitwise_xor")
+
+    def __lshift__(self, other: Any) -> Tensor:
+        return self._bitwise(other, _left_shift, "lshift")
+
+    def __rshift__(self, other: Any) -> Tensor:
+        return self._bitwise(other, _right_shift, "rshift")
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
+    def __rlshift__(self, other: Any) -> Tensor:  # ``1 << t``
+        return self._bitwise(other, lambda a, b: _left_shift(b, a), "lshift")
+
+    def __rrshift__(self, other: Any) -> Tensor:
+        return self._bitwise(other, lambda a, b: _right_shift(b, a), "rshift")
+
+    def __iand__(self, other: Any) -> Tensor:
+        return self._bitwise_(other, np.bitwise_and, "bitwise_and")
+
+    def __ior__(self, other: Any) -> Tensor:
+        return self._bitwise_(other, np.bitwise_or, "bitwise_or")
+
+    def __ixor__(self, other: Any) -> Tensor:
+        return self._bitwise_(other, np.bitwise_xor, "bitwise_xor")
+
+    def __ilshift__(self, other: Any) -> Tensor:
+        return self._bitwise_(other, _left_shift, "lshift")
+
+    def __irshift__(self, other: Any) -> Tensor:
+        return self._bitwise_(other, _right_shift, "rshift")
+
+    bitwise_and, bitwise_or, bitwise_xor = __and__, __or__, __xor__
+    bitwise_left_shift, bitwise_right_shift = __lshift__, __rshift__
+    bitwise_and_, bitwise_or_, bitwise_xor_ = __iand__, __ior__, __ixor__
+    bitwise_left_shift_, bitwise_right_shift_ = __ilshift__, __irshift__
+
+    def bitwise_not(self) -> Tensor:
+        return ~self
+
+    def bitwise_not_(self) -> Tensor:
+        return self._write_(~self)
+
     def _bitwise(self, other: Any, ufunc: Any, name: str) -> Tensor:
-        """``&``/``|``: integer and bool tensors only, with PyTorch's kernel
-        error for a floating result (numpy's words differ)."""
+        """``&``, ``|``, ``^``, ``<<``, ``>>``: integer and bool tensors only,
+        with PyTorch's kernel error for a floating result (numpy's words differ)."""
         result = dt.result_type(self, other)
-        if result.is_floating_point:
+        shift = name in ("lshift", "rshift")
+        if result.is_floating_point or (shift and result is dt.bool):
             raise NotImplementedError(
                 f"\"{name}_cpu\" not implemented for '{result._scalar_type}'"
             )
+        if isinstance(other, int) and not isinstance(other, bool):
+            # a Python int wraps into the tensor's type (uint8 & -1 is & 255)
+            other = np.array(other).astype(result.np)[()]
         return self._compare(other, ufunc)
+
+    def _bitwise_(self, other: Any, ufunc: Any, name: str) -> Tensor:
+        if isinstance(other, (Tensor, *_NUMBER)):  # (the cast is checked first)
+            _views_inplace._check_cast(dt.result_type(self, other), self.dtype, None)
+        out = self._bitwise(other, ufunc, name)
+        if out is NotImplemented:
+            raise TypeError(
+                f"unsupported operand type(s) for {name}: 'Tensor' and "
+                f"'{type(other).__name__}'"
+            )
+        return self._write_(out)
+
+    def _write_(self, out: Tensor) -> Tensor:
+        """Write a non-differentiable op's result into this tensor, as an
+        in-place op: PyTorch's cast and shape checks, one version more."""
+        _views_inplace._check_cast(out.dtype, self.dtype, None)
+        if out.shape != self.shape:
+            raise RuntimeError(
+                f"output with shape {list(self.shape)} doesn't match the broadcast "
+                f"shape {list(out.shape)}"
+            )
+        refuse_overlap(self._data)
+        self._data[...] = out._data
+        bump_version(self)
+        return self
 
     def equal(self, other: Tensor) -> bool:
         return self.shape == other.shape and bool(np.all(self._data == other._data))
@@ -872,6 +966,18 @@ class TensorBase(ViewsAndInplace):
 
     def logical_xor(self, other: Tensor) -> Tensor:
         return self._compare(other, np.logical_xor)
+
+    def logical_not_(self) -> Tensor:
+        return self._write_(self.logical_not())
+
+    def logical_and_(self, other: Tensor) -> Tensor:
+        return self._write_(self.logical_and(other))
+
+    def logical_or_(self, other: Tensor) -> Tensor:
+        return self._write_(self.logical_or(other))
+
+    def logical_xor_(self, other: Tensor) -> Tensor:
+        return self._write_(self.logical_xor(other))
 
     def rsqrt(self) -> Tensor:
         return U.Rsqrt.apply(self)
@@ -1314,6 +1420,24 @@ class TensorBase(ViewsAndInplace):
     def view(self, *shape: Any) -> Tensor:
         if len(shape) == 1 and isinstance(shape[0], dt.dtype):
             raise NotImplementedError("view(dtype) is not supported by minigrad")
+        if shape and isinstance(shape[0], (tuple, list)) and shape[0]:
+            if len(shape) == 1 and not _is_size_int(shape[0][0], alone=True):
+                got = _sequence_desc(shape[0])  # two overloads, both named
+                raise TypeError(
+                    f"view() received an invalid combination of arguments - got "
+                    f"({type(shape[0]).__name__}), but expected one of:\n * "
+                    f"(minigrad.dtype dtype)\n      didn't match because some "
+                    f"of the arguments have invalid types: (!{got}!)\n * (tuple of "
+                    "ints size)\n      didn't match because some of the arguments "
+                    f"have invalid types: (!{got}!)\n"
+                )
+        elif len(shape) > 1 and not _is_size_int(shape[0], alone=True):
+            got = ", ".join(_py_type_name(n) for n in shape)
+            raise TypeError(
+                f"view() received an invalid combination of arguments - got ({got}), "
+                f"but expected one of:\n * (minigrad.dtype dtype)\n * (tuple "
+                "of ints size)\n"
+            )
         if len(shape) == 1 and not isinstance(shape[0], (tuple, list)):
             if not _is_size_int(shape[0], alone=True):  # two overloads: both named
                 got = _py_type_name(shape[0])
@@ -2077,12 +2201,24 @@ def _shape_arg(shape: tuple, fn: str, arg: str = "size") -> tuple:
     """Accept ``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` alike, as ints:
     PyTorch's argument parser refuses a float (``ones(2, 3.5)``) rather than
     truncating it, naming the function, the argument and the position."""
+    given = shape
     if len(shape) == 1 and isinstance(shape[0], (tuple, list, Size)):
         shape = tuple(shape[0])
     elif len(shape) == 1 and not _is_size_int(shape[0], alone=True):
         raise TypeError(
             f"{fn}(): argument '{arg}' (position 1) must be tuple of ints, "
             f"not {_py_type_name(shape[0])}"
+        )
+    # the parser matches a signature by the first element alone; the others
+    # fail later, when the list is unpacked
+    if shape and not _is_size_int(shape[0], alone=True):
+        if len(given) > 1:
+            raise TypeError(
+                f"{fn}() takes 1 positional argument but {len(given)} were given"
+            )
+        raise TypeError(
+            f"{fn}(): argument '{arg}' (position 1) must be tuple of ints, but "
+            f"found element of type {_py_type_name(shape[0])} at pos 0"
         )
     for pos, n in enumerate(shape, 1):
         if not _is_size_int(n, alone=False):
@@ -2091,6 +2227,14 @@ def _shape_arg(shape: tuple, fn: str, arg: str = "size") -> tuple:
                 f'with error "type must be tuple of ints,but got {_py_type_name(n)}"'
             )
     return tuple(int(n) for n in shape)
+
+
+def _sequence_desc(seq: tuple | list) -> str:
+    """A list or tuple as PyTorch's overload error shows it: ``list of [float]``."""
+    items = ", ".join(_py_type_name(x) for x in seq)
+    if isinstance(seq, list):
+        return f"list of [{items}]"
+    return f"tuple of ({items}{',' if len(seq) == 1 else ''})"
 
 
 def _is_size_int(n: Any, alone: bool) -> bool:

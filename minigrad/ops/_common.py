@@ -181,6 +181,16 @@ def power(x: np.ndarray, e: Any) -> Any:
     numpy (2.4 on) misses in the last bit for about one float32 value in five,
     so they are taken in double and rounded. The result type is numpy's."""
     out_type = np.result_type(x, e)  # (a Python number stays weak)
+    if out_type.kind in "iu" and np.any(np.asarray(e) < 0):
+        # integer tensors: C's integer power, where a negative exponent gives
+        # 0 but for a base of 1 or -1 (numpy refuses; a Python number exponent
+        # is refused before this, in PyTorch's words)
+        x, e = np.asarray(x), np.asarray(e)
+        whole = np.power(x, np.where(e < 0, 0, e)).astype(out_type)
+        unit = np.where(x == 1, 1, np.where(e % 2 == 0, 1, -1))
+        return np.where(e >= 0, whole, np.where(np.abs(x) == 1, unit, 0)).astype(
+            out_type
+        )
     if out_type not in (np.float32, np.float16):
         return np.power(x, e)
     number = isinstance(e, (int, float))  # (a tensor exponent: the plain power)

@@ -477,7 +477,8 @@ class RpowScalar(Op):
     @staticmethod
     def forward(ctx: Ctx, b: Any, base: Any) -> Any:
         ctx.self = base
-        out = base**b._data
+        x = b._data  # (integers: C's power, 2 ** -1 == 0, which numpy refuses)
+        out = power(base, x) if x.dtype.kind in "iub" else base**x
         out = out if out.dtype == b._data.dtype else float_out(out, b, base)
         out = row_major(out)  # (PyTorch's pow(number, tensor) is row-major)
         ctx.save_for_backward(b, out)

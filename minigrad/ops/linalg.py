@@ -505,13 +505,17 @@ def _should_fold(a: Any, b: Any) -> bool:
     return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(big.ndim - 1))
 
 
-def matmul(input: Any, other: Any) -> Any:
+def matmul(input: Any, other: Any, function: bool = False) -> Any:
     """``input @ other``: picks dot, mv, mm or a batched product by the ranks,
     recording the same nodes as PyTorch (e.g. ``v @ M`` is unsqueeze, mm,
     squeeze)."""
     a, b = input, other
-    if not is_tensor(a) or not is_tensor(b):
-        raise TypeError("matmul(): argument 'other' must be Tensor")
+    for name, x, position in (("input", a, 1), ("other", b, 2 if function else 1)):
+        if not is_tensor(x):  # (a method's self is always a tensor)
+            raise TypeError(
+                f"matmul(): argument '{name}' (position {position}) must be Tensor, "
+                f"not {type(x).__name__}"
+            )
     da, db = a._data.ndim, b._data.ndim
     if da == 0 or db == 0:
         raise RuntimeError(
