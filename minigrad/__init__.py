@@ -164,7 +164,7 @@ for _name in (
     "isclose fmod divide scatter_reduce nansum nanmean put cummax cummin addmm addmv "
     "bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_left_shift "
     "bitwise_right_shift "
-    "addbmm baddbmm det inverse slogdet logdet index_put index_put_ aminmax"
+    "addbmm baddbmm det inverse slogdet logdet index_put index_put_ aminmax rot90"
 ).split():
     globals()[_name] = _method(_name)
 del _name

@@ -2021,6 +2021,11 @@ class TensorBase(ViewsAndInplace):
         dims = () if dims is None else (dims,) if isinstance(dims, int) else dims
         return RA.Roll.apply(self, shifts, tuple(dims))
 
+    def rot90(self, k: int = 1, dims: Any = (0, 1)) -> Tensor:
+        """Rotated by 90 degrees ``k`` times from the first of ``dims`` towards
+        the second."""
+        return RA.Rot90.apply(self, k, tuple(dims))
+
     def tile(self, *dims: Any) -> Tensor:
         """``repeat`` with missing leading repeats counted as 1."""
         reps = _shape_arg(dims, "tile", "dims")

@@ -7,6 +7,7 @@ Classes (and the node each records):
     Flip    FlipBackward0
     Roll    RollBackward0
     Repeat  RepeatBackward0
+    Rot90   Rot90Backward0
     PixelShuffle    PixelShuffleBackward0
     PixelUnshuffle  PixelUnshuffleBackward0
 """
@@ -183,3 +184,38 @@ class PixelUnshuffle(Op):
     @staticmethod
     def backward(ctx: Ctx, g: Grad) -> tuple:
         return pixel_shuffle(g, ctx.downscale_factor), None
+
+
+class Rot90(Op):
+    """d rot90(a, k, dims) = rot90(g, -k, dims)"""
+
+    node_name, saved_attrs = "Rot90Backward0", ("dims", "k")
+
+    @staticmethod
+    def forward(ctx: Ctx, a: Any, k: int, dims: tuple) -> Any:
+        x = a._data
+        if len(dims) != 2:
+            raise RuntimeError(
+                f"expected total rotation dims == 2, but got dims = {len(dims)}"
+            )
+        if x.ndim < 2:
+            raise RuntimeError(
+                f"expected total dims >= 2, but got total dims = {x.ndim}"
+            )
+        axes = normalize_dims(dims, x.ndim)
+        if axes[0] == axes[1]:
+            raise RuntimeError(
+                "expected rotation dims to be different, but got dim0 = "
+                f"{axes[0]} and dim1 = {axes[1]}"
+            )
+        ctx.k, ctx.k_arg = f.u64(k), k  # (PyTorch saves -1 as 2**64 - 1)
+        ctx.dims, ctx.dim_args = tuple(f.u64(d) for d in dims), dims
+        # PyTorch flips and transposes: a copy kept in the input's memory order
+        return np.rot90(x, k, axes).copy(order="K")
+
+    @staticmethod
+    def backward(ctx: Ctx, g: Grad) -> tuple:
+        if isinstance(g, np.ndarray):
+            axes = normalize_dims(ctx.dim_args, g.ndim)
+            return np.rot90(g, -ctx.k_arg, axes), None, None
+        return g.rot90(-ctx.k_arg, ctx.dim_args), None, None

@@ -247,3 +247,34 @@ def test_aminmax_result_and_errors_match_pytorch() -> None:
     same_error(lambda T, x: T.aminmax(x), np.zeros(0))
     same_error(lambda T, x: T.aminmax(x, dim=1), np.zeros((2, 0)))
     same_error(lambda T, x: x.aminmax(dim=2), A34)
+
+
+ROT90_CALLS: dict[str, Any] = {
+    "default": lambda T, x: x.rot90(),
+    "k2": lambda T, x: T.rot90(x, 2),
+    "k3_dims": lambda T, x: x.rot90(3, [2, 0]),
+    "k-1_negative_dim": lambda T, x: T.rot90(x, -1, (0, -1)),
+    "k4": lambda T, x: x.rot90(4, (1, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROT90_CALLS))
+def test_rot90_matches_pytorch(name: str) -> None:
+    call = ROT90_CALLS[name]
+    y_mg, y_th = differential(call, (A234,))
+    assert y_mg.stride() == y_th.stride()
+    differential(call, (A234,), dtype=np.float32)
+    check_gradcheck(call, A234)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda T, x: x.rot90(1, [0]),
+        lambda T, x: x.rot90(1, [0, 0]),
+        lambda T, x: x.rot90(1, [0, 3]),
+        lambda T, x: x[0, 0].rot90(),
+    ],
+)
+def test_rot90_errors_match_pytorch(call: Any) -> None:
+    same_error(call, A234)

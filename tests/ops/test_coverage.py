@@ -384,6 +384,7 @@ REARRANGE: dict[str, Case] = {
     "Flip": case(lambda T, a: a.flip(1), S),
     "Roll": case(lambda T, a: a.roll(1, 1), S),
     "Repeat": case(lambda T, a: a.repeat(2, 1, 2), S),
+    "Rot90": case(lambda T, a: a.rot90(1, (1, 0)), S),
 }
 
 REDUCTION: dict[str, Case] = {
