@@ -14,7 +14,6 @@ from .._generator import default_generator
 from .._tensor import Tensor
 from .._views_inplace import bump_version
 from ..ops import activation as AC
-from ..ops import activation_more as AM
 from ..ops import arithmetic as A
 from ..ops import conv as CV
 from ..ops import indexing as IX
@@ -22,6 +21,7 @@ from ..ops import linalg as L
 from ..ops import loss as LS
 from ..ops import norm as NORM
 from ..ops import padding as PAD
+from ..ops import piecewise_and_gated as PG
 from ..ops import pool as PL
 from ..ops import rearrange as RE
 from ..ops import selection as C
@@ -108,30 +108,30 @@ def logsigmoid(input: Tensor) -> Tensor:
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     if inplace:
-        return input._inplace(AM.Hardsigmoid)
-    return AM.Hardsigmoid.apply(input)
+        return input._inplace(PG.Hardsigmoid)
+    return PG.Hardsigmoid.apply(input)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     if inplace:
-        return input._inplace(AM.Hardswish)
-    return AM.Hardswish.apply(input)
+        return input._inplace(PG.Hardswish)
+    return PG.Hardswish.apply(input)
 
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
-    return AM.Hardshrink.apply(input, lambd)
+    return PG.Hardshrink.apply(input, lambd)
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
-    return AM.Softshrink.apply(input, lambd)
+    return PG.Softshrink.apply(input, lambd)
 
 
 def threshold(
     input: Tensor, threshold: float, value: float, inplace: bool = False
 ) -> Tensor:
     if inplace:
-        return input._inplace(AM.ThresholdResult, threshold, value)
-    return AM.Threshold.apply(input, threshold, value)
+        return input._inplace(PG.ThresholdResult, threshold, value)
+    return PG.Threshold.apply(input, threshold, value)
 
 
 def softsign(input: Tensor) -> Tensor:
@@ -146,7 +146,7 @@ def tanhshrink(input: Tensor) -> Tensor:
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
     """``a * sigmoid(b)`` for the two halves ``a, b`` of ``input`` along ``dim``."""
-    return AM.Glu.apply(input, dim)
+    return PG.Glu.apply(input, dim)
 
 
 def softmin(
@@ -255,7 +255,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
         weight = weight.view(shape)
     elif weight.dim() != ndim or ndim == 0:
         weight = weight.view([1] * ndim)
-    return AM.PreluKernel.apply(input, weight)
+    return PG.PreluKernel.apply(input, weight)
 
 
 def group_norm(
@@ -364,7 +364,7 @@ def scaled_dot_product_attention(
     attn = matmul(q, A.MulScalar.apply(key.transpose(-2, -1), root))
     if attn_mask is not None:
         attn.add_(attn_mask)
-    attn = AM.SafeSoftmax.apply(attn, -1)
+    attn = PG.SafeSoftmax.apply(attn, -1)
     if dropout_p > 0.0:
         attn = dropout(attn, dropout_p, True)
     return matmul(attn, value)

@@ -515,8 +515,8 @@ VIEWS_INPLACE: dict[str, Case] = {
     "AsStrided": grad_of(_written_view, S, S),
 }
 
-# ops/activation_more.py: lambd and thresholds below "nonzero"'s |x| >= 0.2
-ACTIVATION_MORE: dict[str, Case] = {
+# ops/piecewise_and_gated.py: lambd and thresholds below "nonzero"'s |x| >= 0.2
+PIECEWISE_AND_GATED: dict[str, Case] = {
     "Hardsigmoid": case(lambda T, a: F(T).hardsigmoid(a * 2), S),
     "Hardswish": case(lambda T, a: F(T).hardswish(a * 2), S),
     "HardswishBackward": grad_of(lambda T, a: F(T).hardswish(a * 2), S, S),
@@ -578,7 +578,7 @@ EXTREMA: dict[str, Case] = {  # both results of the one node in the loss
 
 FAMILIES: dict[str, dict[str, Case]] = {
     "activation": ACTIVATION,
-    "activation_more": ACTIVATION_MORE,
+    "piecewise_and_gated": PIECEWISE_AND_GATED,
     "padding": PADDING,
     "arithmetic": ARITHMETIC,
     "unary": UNARY,

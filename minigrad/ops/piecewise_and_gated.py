@@ -1,8 +1,9 @@
-"""The piecewise activations lessons reach for beyond activation.py's:
-hardsigmoid, hardswish, hardshrink, softshrink, threshold, and glu. Each is one
-node, as PyTorch's; where PyTorch differentiates a gradient with a fused node
-(HardswishBackwardBackward0, ...) so does minigrad. glu's gradient is recorded
-as ordinary ops (PyTorch's is one GluBackwardBackward0 node; the values agree).
+"""The piecewise activations lessons reach for beyond activation.py's
+(hardsigmoid, hardswish, hardshrink, softshrink, threshold, prelu) and the
+gated one, glu. Each is one node, as PyTorch's; where PyTorch differentiates
+a gradient with a fused node (HardswishBackwardBackward0, ...) so does
+minigrad. glu's gradient is recorded as ordinary ops (PyTorch's is one
+GluBackwardBackward0 node; the values agree).
 
 Classes (and the node each records):
 
