@@ -245,6 +245,17 @@ class ConvTranspose3d(_ConvTransposeNd):
     k = 3
 
 
+def _affine_parameters(
+    module: Module, n: int | tuple, affine: bool, bias: bool, dtype: Any
+) -> None:
+    """A norm layer's weight (ones) and bias (zeros) of shape n, registered
+    as None when ``affine`` (or ``bias``) is off, as PyTorch's norm layers do."""
+    weight = Parameter(creation.ones(n, dtype=dtype)) if affine else None
+    module.register_parameter("weight", weight)
+    shift = Parameter(creation.zeros(n, dtype=dtype)) if affine and bias else None
+    module.register_parameter("bias", shift)
+
+
 class _BatchNorm(Module):
     """Normalizes each channel over the batch: with batch statistics while
     training (updating ``running_mean``/``running_var``), with the running ones
@@ -267,15 +278,7 @@ class _BatchNorm(Module):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = Parameter(creation.ones(num_features, dtype=dtype))
-            if bias:
-                self.bias = Parameter(creation.zeros(num_features, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, num_features, affine, bias, dtype)
         if track_running_stats:
             self.register_buffer(
                 "running_mean", creation.zeros(num_features, dtype=dtype)
@@ -1017,17 +1020,7 @@ class LayerNorm(Module):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(creation.ones(self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(
-                    creation.zeros(self.normalized_shape, dtype=dtype)
-                )
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, self.normalized_shape, elementwise_affine, bias, dtype)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.layer_norm(

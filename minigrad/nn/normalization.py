@@ -6,12 +6,10 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from .. import creation
 from .._tensor import Tensor
 from . import functional as F
-from .layers import _BatchNorm
+from .layers import _affine_parameters, _BatchNorm
 from .module import Module
-from .parameter import Parameter
 
 
 class GroupNorm(Module):
@@ -37,15 +35,7 @@ class GroupNorm(Module):
             )
         self.num_groups, self.num_channels = num_groups, num_channels
         self.eps, self.affine = eps, affine
-        if affine:
-            self.weight = Parameter(creation.ones(num_channels, dtype=dtype))
-            if bias:
-                self.bias = Parameter(creation.zeros(num_channels, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, num_channels, affine, bias, dtype)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
