@@ -421,6 +421,7 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
     ``where(condition)`` alone is ``condition.nonzero(as_tuple=True)``."""
     if input is None and other is None:
         return condition.nonzero(as_tuple=True)
+    C.refuse_where_args(condition, input, other)
     return C.where(condition, input, other)
 
 

@@ -44,6 +44,7 @@ from ._common import (
     broadcast_shape,
     constant,
     dtype_name,
+    is_tensor,
     promoted,
 )
 from ._layout import elementwise_layout, like, of, plain, row_major
@@ -89,6 +90,55 @@ class Where(Op):
 def where(condition: Any, input: Any, other: Any) -> Any:
     """``input`` where ``condition`` holds, else ``other`` (numbers allowed)."""
     return Where.apply(_tensor(input), _tensor(other), (condition,))
+
+
+def refuse_where_args(condition: Any, input: Any, other: Any) -> None:
+    """``minigrad.where(c, x, y)`` with an argument of no accepted type: the
+    error of PyTorch's argument parser (not numpy's or a conversion's)."""
+    args = (condition, input, other)
+    accepted = [is_tensor(a) or isinstance(a, (int, float)) for a in args[1:]]
+    if is_tensor(condition) and all(accepted):
+        return
+    raise TypeError(_where_mismatch(args))
+
+
+def _where_mismatch(args: tuple) -> str:
+    """PyTorch's parser error for ``where(c, x, y)`` with an argument of no
+    accepted type. It marks each argument whose Python type name is not the
+    signature's (so ``Number`` matches nothing: PyTorch's quirk, kept)."""
+
+    def shown(x: Any) -> str:
+        if isinstance(x, (list, tuple)):
+            items = ", ".join(type(y).__name__ for y in x)
+            if isinstance(x, list):
+                return f"list of [{items}]"
+            return f"tuple of ({items}{',' if len(x) == 1 else ''})"
+        return type(x).__name__
+
+    def marked(kinds: tuple) -> str:
+        return ", ".join(
+            shown(a) if type(a).__name__ == kind else f"!{shown(a)}!"
+            for a, kind in zip(args, kinds)
+        )
+
+    got = ", ".join(type(a).__name__ for a in args)
+    lines = [
+        f"where() received an invalid combination of arguments - got ({got}), but "
+        "expected one of:",
+        " * (Tensor condition)",
+        " * (Tensor condition, Tensor input, Tensor other, *, Tensor out = None)",
+    ]
+    for names, kinds in (
+        ("Number self, Tensor other", ("Tensor", "Number", "Tensor")),
+        ("Tensor input, Number other", ("Tensor", "Tensor", "Number")),
+        ("Number self, Number other", ("Tensor", "Number", "Number")),
+    ):
+        lines.append(f" * (Tensor condition, {names})")
+        lines.append(
+            "      didn't match because some of the arguments have invalid types: "
+            f"({marked(kinds)})"
+        )
+    return "\n".join(lines) + "\n"
 
 
 # ------------------------------------------------------------------ masked_fill

@@ -1,5 +1,5 @@
 """Bitwise and shift operators, their in-place and functional forms, integer
-powers with negative exponents, and size and matmul argument errors: PyTorch
+powers with negative exponents, and size, matmul and where argument errors: PyTorch
 2.13's values, dtypes, versions and messages (431 programs, each run in both)."""
 
 from __future__ import annotations
@@ -134,4 +134,24 @@ def test_size_argument_errors(expr: str) -> None:
     for lib in (torch, minigrad):
         x = lib.ones(1 if expr == "x.view(())" else 4)
         outs.append(attempt(lib, lambda _, x=x, lib=lib: eval(expr)))
+    assert outs[1] == outs[0]
+
+
+WHERE_ARGS = [
+    "c, t, [1., 2.]", "c, [1., 2.], t", "c, [1, 2], [3, 4]", "c, t, 'a'", "c, t, None",
+    "c, 1.0, [1.]", "c, (1,), t", "[True, False], t, t", "c, lib.nn.Parameter(t), 'x'",
+    "c, t, 2", "c, 1, t", "c, True, t",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("args", WHERE_ARGS)
+def test_where_argument_errors(args: str) -> None:
+    # PyTorch's parser lists where's five overloads and marks each argument
+    # whose type name is not the signature's ('Number' matches none)
+    outs = []
+    for lib in (torch, minigrad):
+        c, t = lib.tensor([True, False]), lib.ones(2)
+        outs.append(
+            attempt(lib, lambda _, c=c, t=t, lib=lib: eval(f"lib.where({args})"))
+        )
     assert outs[1] == outs[0]
