@@ -281,16 +281,6 @@ KNOWN: dict[str, dict[str, set]] = {  # op -> check -> cases (see the docstring)
             "transposed/row_major",
         }
     },
-    "lerp_tensor_weight": {"grad": {"row_major/channels_last", "row_major/transposed"}},
-    "addcdiv": {
-        "grad": {
-            "channels_last/channels_last",
-            "permuted/permuted",
-            "row_major/channels_last",
-            "row_major/transposed",
-            "transposed/transposed",
-        }
-    },
     "clamp_tensor": {
         "grad": {
             "channels_last/row_major",
