@@ -35,6 +35,7 @@ from .. import _formula as f
 from .._dtype import from_numpy_dtype, result_type
 from ..node import register
 from ._common import (
+    _NUMBER,
     BinaryOp,
     Ctx,
     Grad,
@@ -96,7 +97,8 @@ def refuse_where_args(condition: Any, input: Any, other: Any) -> None:
     """``minigrad.where(c, x, y)`` with an argument of no accepted type: the
     error of PyTorch's argument parser (not numpy's or a conversion's)."""
     args = (condition, input, other)
-    accepted = [is_tensor(a) or isinstance(a, (int, float)) for a in args[1:]]
+    # (any number a 0-d tensor could be made of: numpy scalars and complex too)
+    accepted = [is_tensor(a) or isinstance(a, (*_NUMBER, complex)) for a in args[1:]]
     if is_tensor(condition) and all(accepted):
         return
     raise TypeError(_where_mismatch(args))

@@ -8,6 +8,7 @@ import operator as o
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np  # noqa: F401 - (named in WHERE_ARGS)
 import pytest
 
 import minigrad
@@ -140,7 +141,8 @@ def test_size_argument_errors(expr: str) -> None:
 WHERE_ARGS = [
     "c, t, [1., 2.]", "c, [1., 2.], t", "c, [1, 2], [3, 4]", "c, t, 'a'", "c, t, None",
     "c, 1.0, [1.]", "c, (1,), t", "[True, False], t, t", "c, lib.nn.Parameter(t), 'x'",
-    "c, t, 2", "c, 1, t", "c, True, t",
+    "c, t, 2", "c, 1, t", "c, True, t", "c, t, np.int64(2)", "c, np.float32(2), t",
+    "c, t, np.bool_(True)",
 ]  # fmt: skip
 
 
