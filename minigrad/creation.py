@@ -216,9 +216,9 @@ def randperm(
 # value rounded to the dtype (then a serial tail, the length modulo two
 # vectors); linspace computes start + step * i (end - step * (steps - 1 - i)
 # from halfway on) in the dtype. Both contract to fused multiply-adds, rounded
-# once: emulated in a wider type (np.longdouble; where it is no wider than
-# double, the last bit can differ). Ranges of more than 32,768 values, which
-# PyTorch splits between threads, can differ at the split points.
+# once: emulated with error-free sums and products in double (_fused). Ranges
+# of more than 32,768 values, which PyTorch splits between threads, can differ
+# at the split points.
 _RANGE_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _VECTOR_BYTES = 32
 
