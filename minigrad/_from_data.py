@@ -19,11 +19,11 @@ from ._tensor_base import (
     Size,
     TensorBase,
     _is_size_int,
-    _py_type_name,
     _shape_arg,
     warn_scalar_conversion,
 )
 from .ops import views as V
+from .ops._common import argument_desc, type_name
 
 
 def _infer_dtype(data: Any) -> dt.dtype:
@@ -198,7 +198,7 @@ def legacy_new(cls: type, dtype: dt.dtype | None, args: tuple, kwargs: dict) -> 
     sized = sized or (len(args) > 1 and _is_size_int(first, alone=True))
     if len(args) > 1 and not sized:
         why = "some of the arguments have invalid types: "
-        why += "(" + ", ".join(f"!{_desc(a)}!" for a in args) + ")"
+        why += "(" + ", ".join(f"!{argument_desc(a)}!" for a in args) + ")"
         raise TypeError(_new_mismatch(args, kwargs, why))
     if sized or isinstance(first, Size):
         return cls._make(np.zeros(checked_shape(args, "new"), want.np), False)
@@ -211,7 +211,7 @@ def legacy_new(cls: type, dtype: dt.dtype | None, args: tuple, kwargs: dict) -> 
     if isinstance(first, np.ndarray) and first.dtype == want.np:
         return cls._make(first, False)  # shares the array's memory, as PyTorch
     if args and not isinstance(first, (list, tuple, np.ndarray)):
-        raise TypeError(f"new(): data must be a sequence (got {_py_type_name(first)})")
+        raise TypeError(f"new(): data must be a sequence (got {type_name(first)})")
     data = to_array(first, want) if args else np.zeros(0, want.np)
     return cls._make(data, False)
 
@@ -224,31 +224,13 @@ def _options(d: dt.dtype) -> str:
     )
 
 
-def _type_name(x: Any) -> str:
-    if isinstance(x, TensorBase):
-        return "Tensor"
-    return "minigrad.dtype" if isinstance(x, dt.dtype) else _py_type_name(x)
-
-
-def _desc(x: Any) -> str:
-    """An argument as PyTorch's overload error shows it: ``list of [int, int]``."""
-    items = ", ".join(_type_name(y) for y in x) if isinstance(x, (list, tuple)) else ""
-    if isinstance(x, list):
-        return f"list of [{items}]"
-    if isinstance(x, tuple):
-        return f"tuple of ({items}{',' if len(x) == 1 else ''})"
-    return _type_name(x)
-
-
 def _new_mismatch(args: tuple, kwargs: dict, why: str) -> str:
     """PyTorch's "invalid combination of arguments" for ``new()``; the reason
     shows under the signatures that take as many arguments as were given."""
     # (PyTorch lists the keywords last to first)
-    kws = [f"{k}={_type_name(v)}" for k, v in reversed(kwargs.items())]
+    kws = [f"{k}={type_name(v)}" for k, v in reversed(kwargs.items())]
     got = (
-        ", ".join([_type_name(a) for a in args] + kws)
-        if args
-        else ", ".join(kws) + ", "
+        ", ".join([type_name(a) for a in args] + kws) if args else ", ".join(kws) + ", "
     )
     count = len(args) + len(kwargs)
     under = (1, 2) if count == 1 else (0,) if count == 2 else (3, 4)

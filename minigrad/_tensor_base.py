@@ -43,7 +43,14 @@ from .ops import reduction as R
 from .ops import selection as C
 from .ops import unary as U
 from .ops import views as V
-from .ops._common import _NUMBER, _as_tensor, _scalar, broadcast_shape
+from .ops._common import (
+    _NUMBER,
+    _as_tensor,
+    _scalar,
+    argument_desc,
+    broadcast_shape,
+    type_name,
+)
 from .ops._layout import binary_layout, like
 from .ops.linalg import matmul
 from .storage import TypedStorage
@@ -1422,7 +1429,7 @@ class TensorBase(ViewsAndInplace):
             raise NotImplementedError("view(dtype) is not supported by minigrad")
         if shape and isinstance(shape[0], (tuple, list)) and shape[0]:
             if len(shape) == 1 and not _is_size_int(shape[0][0], alone=True):
-                got = _sequence_desc(shape[0])  # two overloads, both named
+                got = argument_desc(shape[0])  # two overloads, both named
                 raise TypeError(
                     f"view() received an invalid combination of arguments - got "
                     f"({type(shape[0]).__name__}), but expected one of:\n * "
@@ -1432,7 +1439,7 @@ class TensorBase(ViewsAndInplace):
                     f"have invalid types: (!{got}!)\n"
                 )
         elif len(shape) > 1 and not _is_size_int(shape[0], alone=True):
-            got = ", ".join(_py_type_name(n) for n in shape)
+            got = ", ".join(type_name(n) for n in shape)
             raise TypeError(
                 f"view() received an invalid combination of arguments - got ({got}), "
                 f"but expected one of:\n * (minigrad.dtype dtype)\n * (tuple "
@@ -1440,7 +1447,7 @@ class TensorBase(ViewsAndInplace):
             )
         if len(shape) == 1 and not isinstance(shape[0], (tuple, list)):
             if not _is_size_int(shape[0], alone=True):  # two overloads: both named
-                got = _py_type_name(shape[0])
+                got = type_name(shape[0])
                 raise TypeError(
                     f"view() received an invalid combination of arguments - got "
                     f"({got}), but expected one of:\n * (minigrad.dtype dtype)\n"
@@ -2129,7 +2136,7 @@ def _tensor_arg(fn: str, value: Any, position: int = 1, name: str = "other") -> 
     if not isinstance(value, Tensor):
         raise TypeError(
             f"{fn}(): argument '{name}' (position {position}) must be Tensor, not "
-            f"{_py_type_name(value)}"
+            f"{type_name(value)}"
         )
     return value
 
@@ -2212,7 +2219,7 @@ def _shape_arg(shape: tuple, fn: str, arg: str = "size") -> tuple:
     elif len(shape) == 1 and not _is_size_int(shape[0], alone=True):
         raise TypeError(
             f"{fn}(): argument '{arg}' (position 1) must be tuple of ints, "
-            f"not {_py_type_name(shape[0])}"
+            f"not {type_name(shape[0])}"
         )
     # the parser matches a signature by the first element alone; the others
     # fail later, when the list is unpacked
@@ -2223,23 +2230,15 @@ def _shape_arg(shape: tuple, fn: str, arg: str = "size") -> tuple:
             )
         raise TypeError(
             f"{fn}(): argument '{arg}' (position 1) must be tuple of ints, but "
-            f"found element of type {_py_type_name(shape[0])} at pos 0"
+            f"found element of type {type_name(shape[0])} at pos 0"
         )
     for pos, n in enumerate(shape, 1):
         if not _is_size_int(n, alone=False):
             raise TypeError(
                 f"{fn}(): argument '{arg}' failed to unpack the object at pos {pos} "
-                f'with error "type must be tuple of ints,but got {_py_type_name(n)}"'
+                f'with error "type must be tuple of ints,but got {type_name(n)}"'
             )
     return tuple(int(n) for n in shape)
-
-
-def _sequence_desc(seq: tuple | list) -> str:
-    """A list or tuple as PyTorch's overload error shows it: ``list of [float]``."""
-    items = ", ".join(_py_type_name(x) for x in seq)
-    if isinstance(seq, list):
-        return f"list of [{items}]"
-    return f"tuple of ({items}{',' if len(seq) == 1 else ''})"
 
 
 def _is_size_int(n: Any, alone: bool) -> bool:
@@ -2250,12 +2249,6 @@ def _is_size_int(n: Any, alone: bool) -> bool:
     if isinstance(n, (int, np.integer)):
         return True
     return isinstance(n, Tensor) and n._data.size == 1 and n._data.dtype.kind in "iu"
-
-
-def _py_type_name(x: Any) -> str:
-    """A value's type as Python's C API prints it (``float``, ``numpy.float64``)."""
-    t = type(x)
-    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
 
 
 def _copy_to(dst: Tensor, value: Tensor) -> None:
@@ -2332,7 +2325,7 @@ def _check_index_items(key: Any) -> None:
         if not (k is None or k is Ellipsis or isinstance(k, (Tensor, *_INDEX_ITEM))):
             raise IndexError(
                 "only integers, slices (`:`), ellipsis (`...`), None and long or "
-                f"byte Variables are valid indices (got {_py_type_name(k)})"
+                f"byte Variables are valid indices (got {type_name(k)})"
             )
 
 

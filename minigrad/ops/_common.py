@@ -59,6 +59,33 @@ Ctx = BackwardCFunction  # the node: forward's and backward's ``ctx``
 _NUMBER = (int, float, np.number, np.bool_)
 
 
+def type_name(x: Any) -> str:
+    """A value's type as PyTorch's argument parser names it (CPython's
+    ``tp_name``): a class written in Python by its bare name (``Tensor``,
+    ``Parameter``), a built-in or C type with its module (``float``,
+    ``numpy.float64``); a dtype as ``minigrad.dtype``."""
+    if isinstance(x, dt.dtype):
+        return "minigrad.dtype"
+    t = type(x)
+    if t.__module__ == "builtins" or t.__flags__ & _HEAPTYPE:
+        return t.__name__
+    return f"{t.__module__}.{t.__name__}"
+
+
+_HEAPTYPE = 1 << 9  # CPython's Py_TPFLAGS_HEAPTYPE: the class was defined in Python
+
+
+def argument_desc(x: Any) -> str:
+    """An argument as PyTorch's overload errors show it: ``list of [int, float]``,
+    ``tuple of (float,)``, else its type name."""
+    if not isinstance(x, (list, tuple)):
+        return type_name(x)
+    items = ", ".join(type_name(y) for y in x)
+    if isinstance(x, list):
+        return f"list of [{items}]"
+    return f"tuple of ({items}{',' if len(x) == 1 else ''})"
+
+
 def constant(a: Any) -> Any:
     """An array as a Tensor with no history (indices, masks, bounds)."""
     return node.Tensor._make(a, False)

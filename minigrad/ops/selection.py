@@ -41,12 +41,14 @@ from ._common import (
     Grad,
     Op,
     _as_tensor,
+    argument_desc,
     binary_out,
     broadcast_shape,
     constant,
     dtype_name,
     is_tensor,
     promoted,
+    type_name,
 )
 from ._layout import elementwise_layout, like, of, plain, row_major
 
@@ -109,21 +111,13 @@ def _where_mismatch(args: tuple) -> str:
     accepted type. It marks each argument whose Python type name is not the
     signature's (so ``Number`` matches nothing: PyTorch's quirk, kept)."""
 
-    def shown(x: Any) -> str:
-        if isinstance(x, (list, tuple)):
-            items = ", ".join(type(y).__name__ for y in x)
-            if isinstance(x, list):
-                return f"list of [{items}]"
-            return f"tuple of ({items}{',' if len(x) == 1 else ''})"
-        return type(x).__name__
-
     def marked(kinds: tuple) -> str:
         return ", ".join(
-            shown(a) if type(a).__name__ == kind else f"!{shown(a)}!"
+            argument_desc(a) if type_name(a) == kind else f"!{argument_desc(a)}!"
             for a, kind in zip(args, kinds)
         )
 
-    got = ", ".join(type(a).__name__ for a in args)
+    got = ", ".join(type_name(a) for a in args)
     lines = [
         f"where() received an invalid combination of arguments - got ({got}), but "
         "expected one of:",
